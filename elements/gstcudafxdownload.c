@@ -1,0 +1,213 @@
+/**
+ * SECTION:element-cudadownload
+ * @title: cudadownload
+ *
+ * Copies video frames from CUDA device memory (`memory:CUDAFxMemory`) into
+ * pinned system memory from its own pool. This is one of the two places
+ * where the host waits for the GPU: for this frame's copy alone, on the
+ * element's own stream. Frames already in system memory pass through.
+ *
+ * `cudafxdownload` is the same element under a name gst-plugins-bad's
+ * nvcodec plugin does not also use.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=300 ! video/x-raw,format=UYVY,width=1920,height=1080 ! \
+ *     cudafxupload ! "video/x-raw(memory:CUDAFxMemory)" ! cudafxdownload ! filesink location=out.uyvy
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxdownload.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_download_debug);
+#define GST_CAT_DEFAULT gst_cuda_fx_download_debug
+
+struct _GstCudaFxDownload
+{
+  GstCudaFxFilter parent;
+};
+
+G_DEFINE_TYPE (GstCudaFxDownload, gst_cuda_fx_download,
+    GST_TYPE_CUDA_FX_FILTER);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS) ";"
+        GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)));
+
+static GstCaps *
+gst_cuda_fx_download_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret;
+
+  if (direction == GST_PAD_SINK) {
+    /* device or system memory in, system memory out */
+    ret = gst_cuda_fx_caps_set_features (caps,
+        GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
+  } else {
+    ret = gst_cuda_fx_caps_set_features (caps,
+        GST_CAPS_FEATURE_MEMORY_CUDA_FX);
+    ret = gst_caps_merge (ret, gst_caps_ref (caps));
+  }
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+static gboolean
+gst_cuda_fx_download_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
+    const GstVideoInfo * in_info, GstCaps * outcaps,
+    const GstVideoInfo * out_info)
+{
+  GstCapsFeatures *features = gst_caps_get_features (incaps, 0);
+
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
+      !features || !gst_caps_features_contains (features,
+          GST_CAPS_FEATURE_MEMORY_CUDA_FX));
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_fx_download_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  if (!decide_query)            /* passthrough: downstream answers */
+    return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_download_parent_class)
+        ->propose_allocation (trans, decide_query, query);
+
+  return gst_cuda_fx_filter_propose_device_pool (GST_CUDA_FX_FILTER (trans),
+      query, 2);
+}
+
+static gboolean
+gst_cuda_fx_download_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCaps *caps;
+  GstBufferPool *pool;
+  GstStructure *config;
+  guint size = 0, min = 0, max = 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+
+  /* Always our pinned pool: downstream's would make the copy engine go
+   * through a staging buffer. Keep its buffer counts. */
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
+  min = MAX (min, 2);
+
+  pool = gst_cuda_fx_host_buffer_pool_new (caps, min, max);
+  if (!pool) {
+    GST_ELEMENT_ERROR (trans, RESOURCE, SETTINGS, (NULL),
+        ("Cannot make a pinned pool for %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
+  const GstVideoInfo *info = gst_cuda_fx_filter_get_out_info (filter);
+  cudaStream_t stream = gst_cuda_fx_filter_get_stream (filter);
+  GstVideoFrame in_frame, out_frame;
+  cudaError_t err;
+  guint p;
+
+  if (!gst_cuda_fx_filter_map_device_frame (filter, &in_frame,
+          gst_cuda_fx_filter_get_in_info (filter), inbuf, GST_MAP_READ))
+    return GST_FLOW_ERROR;
+  if (!gst_video_frame_map (&out_frame, info, outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in_frame);
+    GST_ELEMENT_ERROR (trans, RESOURCE, WRITE, (NULL),
+        ("Cannot map the output buffer"));
+    return GST_FLOW_ERROR;
+  }
+
+  err = gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
+      (filter));
+  if (err == cudaSuccess)
+    err = gst_cuda_fx_buffer_begin_read (inbuf, stream);
+  for (p = 0; err == cudaSuccess && p < GST_VIDEO_FRAME_N_PLANES (&out_frame);
+      p++) {
+    gsize row_bytes = MIN (GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, p),
+        GST_VIDEO_INFO_PLANE_STRIDE (info, p));
+
+    err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (&out_frame, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, p),
+        GST_VIDEO_FRAME_PLANE_DATA (&in_frame, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, p), row_bytes,
+        gst_cuda_fx_video_info_plane_height (info, p),
+        cudaMemcpyDeviceToHost, stream);
+  }
+  if (err == cudaSuccess)
+    err = gst_cuda_fx_buffer_end_read (inbuf, stream);
+  /* The CPU needs the bytes: wait for this element's copies alone */
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+
+  if (!gst_cuda_fx_check (trans, err, "Downloading a %dx%d %s frame",
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          GST_VIDEO_INFO_NAME (info)))
+    return GST_FLOW_ERROR;
+  return GST_FLOW_OK;
+}
+
+static void
+gst_cuda_fx_download_class_init (GstCudaFxDownloadClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA FX download", "Filter/Video/Hardware",
+      "Copies video frames from CUDA device memory to system memory",
+      "gst-cudafx developers");
+
+  trans_class->transform_caps = gst_cuda_fx_download_transform_caps;
+  trans_class->propose_allocation = gst_cuda_fx_download_propose_allocation;
+  trans_class->decide_allocation = gst_cuda_fx_download_decide_allocation;
+  trans_class->transform = gst_cuda_fx_download_transform;
+  filter_class->set_info = gst_cuda_fx_download_set_info;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_download_debug, "cudafxdownload", 0,
+      "cudadownload element");
+}
+
+static void
+gst_cuda_fx_download_init (GstCudaFxDownload * self)
+{
+}

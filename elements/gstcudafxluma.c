@@ -1,0 +1,157 @@
+/**
+ * SECTION:element-cudaluma
+ * @title: cudaluma
+ *
+ * Outputs the luma (Y) plane of device frames as GRAY8 device frames: same
+ * size, timestamps, flags and interlacing. Packed 4:2:2 (UYVY, YUY2, what
+ * broadcast capture cards deliver) goes through a kernel running at memory
+ * speed; planar formats copy their Y plane on the GPU; GRAY8 passes
+ * through.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=UYVY,width=1920,height=1080 ! \
+ *     cudafxupload ! cudaluma ! cudafxdownload ! video/x-raw,format=GRAY8 ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxluma.h"
+#include "cudafx-kernels.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_luma_debug);
+#define GST_CAT_DEFAULT gst_cuda_fx_luma_debug
+
+struct _GstCudaFxLuma
+{
+  GstCudaFxFilter parent;
+};
+
+G_DEFINE_TYPE (GstCudaFxLuma, gst_cuda_fx_luma, GST_TYPE_CUDA_FX_FILTER);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS ("GRAY8")));
+
+static GstCaps *
+gst_cuda_fx_luma_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret = gst_caps_new_empty ();
+  GValue formats = G_VALUE_INIT;
+  guint i;
+
+  if (direction == GST_PAD_SRC) {
+    GstCaps *tmpl = gst_static_pad_template_get_caps (&sink_template);
+    gst_value_init_and_copy (&formats, gst_structure_get_value
+        (gst_caps_get_structure (tmpl, 0), "format"));
+    gst_caps_unref (tmpl);
+  } else {
+    g_value_init (&formats, G_TYPE_STRING);
+    g_value_set_static_string (&formats, "GRAY8");
+  }
+
+  /* same size, rate and interlacing; only the format (and with it the
+   * colour description) changes */
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
+
+    gst_structure_set_value (s, "format", &formats);
+    gst_structure_remove_fields (s, "colorimetry", "chroma-site", NULL);
+    ret = gst_caps_merge_structure_full (ret, s,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_FX, NULL));
+  }
+  g_value_unset (&formats);
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  return ret;
+}
+
+static gboolean
+gst_cuda_fx_luma_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
+    const GstVideoInfo * in_info, GstCaps * outcaps,
+    const GstVideoInfo * out_info)
+{
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
+      GST_VIDEO_INFO_FORMAT (in_info) == GST_VIDEO_FORMAT_GRAY8);
+  return TRUE;
+}
+
+static CfxPlane
+plane_of (GstVideoFrame * frame, guint plane)
+{
+  CfxPlane p = {
+    GST_VIDEO_FRAME_PLANE_DATA (frame, plane),
+    GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane),
+    GST_VIDEO_FRAME_WIDTH (frame),
+    GST_VIDEO_FRAME_HEIGHT (frame),
+  };
+  return p;
+}
+
+static GstFlowReturn
+gst_cuda_fx_luma_process (GstCudaFxFilter * filter, GstVideoFrame * in,
+    GstVideoFrame * out, cudaStream_t stream)
+{
+  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (in);
+  cudaError_t err;
+
+  switch (format) {
+    case GST_VIDEO_FORMAT_UYVY:
+    case GST_VIDEO_FORMAT_YUY2:
+      err = cfx_luma_from_packed422 (plane_of (out, 0), plane_of (in, 0),
+          format == GST_VIDEO_FORMAT_YUY2, stream);
+      break;
+    default:
+      /* planar and semi-planar: Y is plane 0 already */
+      err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+          GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
+          GST_VIDEO_FRAME_PLANE_DATA (in, 0),
+          GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), GST_VIDEO_FRAME_WIDTH (in),
+          GST_VIDEO_FRAME_HEIGHT (in), cudaMemcpyDeviceToDevice, stream);
+      break;
+  }
+  if (!gst_cuda_fx_check (filter, err, "Extracting luma of a %dx%d %s frame",
+          GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
+          gst_video_format_to_string (format)))
+    return GST_FLOW_ERROR;
+  return GST_FLOW_OK;
+}
+
+static void
+gst_cuda_fx_luma_class_init (GstCudaFxLumaClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA FX luma", "Filter/Converter/Video/Hardware",
+      "Extracts the luma plane of device frames as GRAY8",
+      "gst-cudafx developers");
+
+  trans_class->transform_caps = gst_cuda_fx_luma_transform_caps;
+  filter_class->set_info = gst_cuda_fx_luma_set_info;
+  filter_class->process = gst_cuda_fx_luma_process;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_luma_debug, "cudaluma", 0,
+      "cudaluma element");
+}
+
+static void
+gst_cuda_fx_luma_init (GstCudaFxLuma * self)
+{
+}

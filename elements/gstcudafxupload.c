@@ -1,0 +1,240 @@
+/**
+ * SECTION:element-cudaupload
+ * @title: cudaupload
+ *
+ * Copies system-memory video frames into CUDA device memory
+ * (`memory:CUDAFxMemory`) for the other cudafx elements. Upstream is offered
+ * a pool of pinned host buffers, so a producer writes frames where the copy
+ * engine reads them at full PCIe speed; the copy runs asynchronously on the
+ * element's own CUDA stream and nothing waits for it on the host. Frames
+ * already in device memory pass through.
+ *
+ * `cudafxupload` is the same element under a name gst-plugins-bad's nvcodec
+ * plugin does not also use.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=UYVY,width=1920,height=1080 ! \
+ *     cudafxupload ! "video/x-raw(memory:CUDAFxMemory)" ! cudafxdownload ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxupload.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_upload_debug);
+#define GST_CAT_DEFAULT gst_cuda_fx_upload_debug
+
+/* pinned buffers proposed upstream: frames in flight plus the producer's */
+#define HOST_POOL_MIN_BUFFERS 4
+
+struct _GstCudaFxUpload
+{
+  GstCudaFxFilter parent;
+};
+
+G_DEFINE_TYPE (GstCudaFxUpload, gst_cuda_fx_upload, GST_TYPE_CUDA_FX_FILTER);
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS) ";"
+        GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+
+static GstCaps *
+gst_cuda_fx_upload_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret;
+
+  if (direction == GST_PAD_SINK) {
+    /* anything becomes device memory */
+    ret = gst_cuda_fx_caps_set_features (caps,
+        GST_CAPS_FEATURE_MEMORY_CUDA_FX);
+  } else {
+    /* device frames from system memory, or device frames passed through */
+    ret = gst_cuda_fx_caps_set_features (caps,
+        GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
+    ret = gst_caps_merge (ret, gst_caps_ref (caps));
+  }
+
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+  GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+static gboolean
+caps_are_device (GstCaps * caps)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features,
+      GST_CAPS_FEATURE_MEMORY_CUDA_FX);
+}
+
+static gboolean
+gst_cuda_fx_upload_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
+    const GstVideoInfo * in_info, GstCaps * outcaps,
+    const GstVideoInfo * out_info)
+{
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
+      caps_are_device (incaps));
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_fx_upload_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCaps *caps;
+  GstBufferPool *pool;
+  GstAllocator *allocator;
+  GstAllocationParams params;
+  GstStructure *config;
+  guint size;
+
+  if (!decide_query)            /* passthrough: downstream answers */
+    return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_upload_parent_class)
+        ->propose_allocation (trans, decide_query, query);
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps)
+    return FALSE;
+  if (caps_are_device (caps))
+    return gst_cuda_fx_filter_propose_device_pool (GST_CUDA_FX_FILTER (trans),
+        query, 2);
+
+  pool = gst_cuda_fx_host_buffer_pool_new (caps, HOST_POOL_MIN_BUFFERS, 0);
+  if (!pool)
+    return FALSE;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+  gst_structure_free (config);
+
+  allocator = gst_cuda_fx_host_allocator_get ();
+  gst_allocation_params_init (&params);
+  gst_query_add_allocation_param (query, allocator, &params);
+  gst_query_add_allocation_pool (query, pool, size, HOST_POOL_MIN_BUFFERS, 0);
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_object_unref (allocator);
+  gst_object_unref (pool);
+  return TRUE;
+}
+
+static gboolean
+host_memory_is_pinned (GstBuffer * inbuf)
+{
+  GstMemory *mem = gst_buffer_peek_memory (inbuf, 0);
+  struct cudaPointerAttributes attr;
+  GstMapInfo map;
+  gboolean pinned;
+
+  if (gst_buffer_n_memory (inbuf) == 1 && gst_is_cuda_fx_host_memory (mem))
+    return TRUE;
+  /* memory someone else page-locked also makes the copy asynchronous */
+  if (!gst_buffer_map (inbuf, &map, GST_MAP_READ))
+    return FALSE;
+  pinned = cudaPointerGetAttributes (&attr, map.data) == cudaSuccess
+      && attr.type == cudaMemoryTypeHost;
+  gst_buffer_unmap (inbuf, &map);
+  cudaGetLastError ();          /* clear a sticky "invalid value" */
+  return pinned;
+}
+
+static GstFlowReturn
+gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
+  const GstVideoInfo *info = gst_cuda_fx_filter_get_in_info (filter);
+  cudaStream_t stream = gst_cuda_fx_filter_get_stream (filter);
+  GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
+  GstVideoFrame in_frame, out_frame;
+  cudaError_t err;
+  guint p;
+
+  if (!gst_video_frame_map (&in_frame, info, inbuf, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (trans, STREAM, FORMAT, (NULL),
+        ("Input buffer of %" G_GSIZE_FORMAT " bytes does not hold a %dx%d "
+            "%s frame (%" G_GSIZE_FORMAT " bytes)", gst_buffer_get_size (inbuf),
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+            GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_SIZE (info)));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_cuda_fx_filter_map_device_frame (filter, &out_frame,
+          gst_cuda_fx_filter_get_out_info (filter), outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in_frame);
+    return GST_FLOW_ERROR;
+  }
+
+  err = gst_cuda_fx_context_make_current (context);
+  if (err == cudaSuccess)
+    err = gst_cuda_fx_buffer_begin_write (outbuf, stream);
+  for (p = 0; err == cudaSuccess && p < GST_VIDEO_FRAME_N_PLANES (&in_frame);
+      p++) {
+    gint rows = gst_cuda_fx_video_info_plane_height (info, p);
+    gsize row_bytes = MIN (GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, p),
+        GST_VIDEO_INFO_PLANE_STRIDE (info, p));
+
+    err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (&out_frame, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, p),
+        GST_VIDEO_FRAME_PLANE_DATA (&in_frame, p),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, p), row_bytes, rows,
+        cudaMemcpyHostToDevice, stream);
+  }
+  if (err == cudaSuccess)
+    err = gst_cuda_fx_buffer_end_write (outbuf, stream);
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+
+  if (!gst_cuda_fx_check (trans, err, "Uploading a %dx%d %s frame",
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          GST_VIDEO_INFO_NAME (info)))
+    return GST_FLOW_ERROR;
+
+  /* From pinned memory the copy is still running: keep the input alive
+   * (out of its pool) until it is done, without waiting for it here. */
+  if (host_memory_is_pinned (inbuf))
+    gst_cuda_fx_context_release_after (context, stream,
+        gst_buffer_ref (inbuf));
+  return GST_FLOW_OK;
+}
+
+static void
+gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA FX upload", "Filter/Video/Hardware",
+      "Copies video frames from system memory to CUDA device memory",
+      "gst-cudafx developers");
+
+  trans_class->transform_caps = gst_cuda_fx_upload_transform_caps;
+  trans_class->propose_allocation = gst_cuda_fx_upload_propose_allocation;
+  trans_class->transform = gst_cuda_fx_upload_transform;
+  filter_class->set_info = gst_cuda_fx_upload_set_info;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_upload_debug, "cudafxupload", 0,
+      "cudaupload element");
+}
+
+static void
+gst_cuda_fx_upload_init (GstCudaFxUpload * self)
+{
+}

@@ -1,0 +1,11 @@
+/* gst-cudafx: the single public include of libgstcudafx-1.0 */
+#ifndef __GST_CUDA_FX_H__
+#define __GST_CUDA_FX_H__
+
+#include <gst/gstcudafxcontext.h>
+#include <gst/gstcudafxmemory.h>
+#include <gst/gstcudafxbufferpool.h>
+#include <gst/gstcudafxhostmemory.h>
+#include <gst/gstcudafxfilter.h>
+
+#endif

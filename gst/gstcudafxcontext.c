@@ -1,0 +1,469 @@
+/* gst-cudafx: per-device context singleton, event pool, deferred release
+ * of host memory under the copy engine, and GstContext sharing. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxcontext.h"
+
+#include <stdarg.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_context_debug);
+#define GST_CAT_DEFAULT gst_cuda_fx_context_debug
+
+#define MAX_DEVICES 64
+
+typedef struct
+{
+  cudaEvent_t event;
+  gpointer object;              /* NULL with a NULL event: stop the thread */
+} PendingRelease;
+
+struct _GstCudaFxContext
+{
+  GstObject parent;
+
+  gint device_id;
+  gchar *device_name;
+  gint sm_count;
+
+  cudaStream_t transfer_stream;
+
+  GMutex event_lock;
+  GQueue free_events;
+
+  /* Releases host objects once the copies reading them are done, so the
+   * streaming threads never wait for the copy engine. */
+  GThread *release_thread;
+  GAsyncQueue *pending;
+};
+
+G_DEFINE_TYPE (GstCudaFxContext, gst_cuda_fx_context, GST_TYPE_OBJECT);
+
+static GMutex singleton_lock;
+static GWeakRef singletons[MAX_DEVICES];
+
+G_DEFINE_QUARK (gst-cuda-fx-error-quark, gst_cuda_fx_error);
+
+static void
+gst_cuda_fx_context_init (GstCudaFxContext * self)
+{
+  g_mutex_init (&self->event_lock);
+  g_queue_init (&self->free_events);
+  self->pending = g_async_queue_new ();
+}
+
+static void
+gst_cuda_fx_context_finalize (GObject * object)
+{
+  GstCudaFxContext *self = GST_CUDA_FX_CONTEXT (object);
+  cudaEvent_t event;
+
+  GST_DEBUG_OBJECT (self, "releasing device %d", self->device_id);
+
+  if (self->release_thread) {
+    PendingRelease *stop = g_new0 (PendingRelease, 1);
+
+    g_async_queue_push (self->pending, stop);
+    /* The last reference may drop on the release thread itself, through an
+     * object it released: it cannot join itself. */
+    if (g_thread_self () == self->release_thread)
+      g_thread_unref (self->release_thread);
+    else
+      g_thread_join (self->release_thread);
+  }
+  g_async_queue_unref (self->pending);
+
+  cudaSetDevice (self->device_id);
+  while ((event = g_queue_pop_head (&self->free_events)))
+    cudaEventDestroy (event);
+  if (self->transfer_stream)
+    cudaStreamDestroy (self->transfer_stream);
+  g_mutex_clear (&self->event_lock);
+  g_free (self->device_name);
+
+  G_OBJECT_CLASS (gst_cuda_fx_context_parent_class)->finalize (object);
+}
+
+static void
+gst_cuda_fx_context_class_init (GstCudaFxContextClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = gst_cuda_fx_context_finalize;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_context_debug, "cudafxcontext", 0,
+      "gst-cudafx device context");
+}
+
+static gpointer
+release_thread_func (gpointer data)
+{
+  GAsyncQueue *pending = data;
+  PendingRelease *item;
+
+  while ((item = g_async_queue_pop (pending))) {
+    if (!item->event) {
+      g_free (item);
+      break;
+    }
+    /* A failed wait still releases: an error here means the device is
+     * lost and nothing will read the memory any more. */
+    cudaEventSynchronize (item->event);
+    cudaEventDestroy (item->event);
+    gst_mini_object_unref (item->object);
+    g_free (item);
+  }
+  g_async_queue_unref (pending);
+  return NULL;
+}
+
+static GstCudaFxContext *
+context_new (gint device_id, GError ** error)
+{
+  GstCudaFxContext *self;
+  struct cudaDeviceProp prop;
+  cudaError_t err;
+  gint count = 0;
+
+  err = cudaGetDeviceCount (&count);
+  if (err == cudaErrorInsufficientDriver) {
+    gint runtime = 0;
+
+    cudaRuntimeGetVersion (&runtime);
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_NO_DEVICE,
+        "No CUDA device available: no NVIDIA driver is installed, or it is "
+        "older than this build's CUDA %d.%d runtime needs (%s)",
+        runtime / 1000, (runtime % 1000) / 10, cudaGetErrorName (err));
+    return NULL;
+  }
+  if (err != cudaSuccess || count == 0) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_NO_DEVICE,
+        "No CUDA device available: %s (%s)",
+        err != cudaSuccess ? cudaGetErrorString (err) : "no device found",
+        err != cudaSuccess ? cudaGetErrorName (err) : "0 devices");
+    return NULL;
+  }
+  if (device_id >= count) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
+        "CUDA device %d requested, but this machine has %d CUDA device%s "
+        "(0..%d)", device_id, count, count == 1 ? "" : "s", count - 1);
+    return NULL;
+  }
+
+  /* The primary context: the one nvcc-compiled launches use */
+  if ((err = cudaSetDevice (device_id)) != cudaSuccess
+      || (err = cudaFree (NULL)) != cudaSuccess
+      || (err = cudaGetDeviceProperties (&prop, device_id)) != cudaSuccess) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
+        "Initialising CUDA device %d failed: %s (%s)", device_id,
+        cudaGetErrorString (err), cudaGetErrorName (err));
+    return NULL;
+  }
+
+  self = g_object_new (GST_TYPE_CUDA_FX_CONTEXT, NULL);
+  gst_object_ref_sink (self);
+  self->device_id = device_id;
+  self->device_name = g_strdup (prop.name);
+  self->sm_count = prop.multiProcessorCount;
+
+  err = cudaStreamCreateWithFlags (&self->transfer_stream,
+      cudaStreamNonBlocking);
+  if (err != cudaSuccess) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
+        "cudaStreamCreate on device %d failed: %s (%s)", device_id,
+        cudaGetErrorString (err), cudaGetErrorName (err));
+    gst_object_unref (self);
+    return NULL;
+  }
+
+  self->release_thread = g_thread_new ("cudafx-release", release_thread_func,
+      g_async_queue_ref (self->pending));
+
+  GST_INFO_OBJECT (self, "device %d: %s, %d SMs, compute %d.%d", device_id,
+      prop.name, prop.multiProcessorCount, prop.major, prop.minor);
+  return self;
+}
+
+/**
+ * gst_cuda_fx_context_get:
+ * @device_id: CUDA device ordinal (>= 0)
+ *
+ * Returns: (transfer full): the process-wide context of @device_id, created
+ * on first use, or %NULL with @error set (no driver, no such device).
+ */
+GstCudaFxContext *
+gst_cuda_fx_context_get (gint device_id, GError ** error)
+{
+  GstCudaFxContext *self;
+
+  if (device_id < 0 || device_id >= MAX_DEVICES) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
+        "Invalid CUDA device id %d", device_id);
+    return NULL;
+  }
+
+  g_mutex_lock (&singleton_lock);
+  self = g_weak_ref_get (&singletons[device_id]);
+  if (!self) {
+    self = context_new (device_id, error);
+    if (self)
+      g_weak_ref_set (&singletons[device_id], self);
+  }
+  g_mutex_unlock (&singleton_lock);
+
+  return self;
+}
+
+gint
+gst_cuda_fx_context_get_device_id (GstCudaFxContext * context)
+{
+  return context->device_id;
+}
+
+const gchar *
+gst_cuda_fx_context_get_device_name (GstCudaFxContext * context)
+{
+  return context->device_name;
+}
+
+gint
+gst_cuda_fx_context_get_sm_count (GstCudaFxContext * context)
+{
+  return context->sm_count;
+}
+
+cudaError_t
+gst_cuda_fx_context_make_current (GstCudaFxContext * context)
+{
+  return cudaSetDevice (context->device_id);
+}
+
+cudaStream_t
+gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext * context)
+{
+  return context->transfer_stream;
+}
+
+cudaEvent_t
+gst_cuda_fx_context_acquire_event (GstCudaFxContext * context)
+{
+  cudaEvent_t event;
+
+  g_mutex_lock (&context->event_lock);
+  event = g_queue_pop_head (&context->free_events);
+  g_mutex_unlock (&context->event_lock);
+
+  if (!event && cudaEventCreateWithFlags (&event,
+          cudaEventDisableTiming) != cudaSuccess)
+    return NULL;
+  return event;
+}
+
+void
+gst_cuda_fx_context_release_event (GstCudaFxContext * context,
+    cudaEvent_t event)
+{
+  if (!event)
+    return;
+  g_mutex_lock (&context->event_lock);
+  g_queue_push_head (&context->free_events, event);
+  g_mutex_unlock (&context->event_lock);
+}
+
+gboolean
+gst_cuda_fx_context_release_after (GstCudaFxContext * context,
+    cudaStream_t stream, gpointer object)
+{
+  PendingRelease *item;
+  cudaEvent_t event;
+  cudaError_t err;
+
+  /* Own event, destroyed by the release thread: the pool's events are
+   * recycled under a lock this thread should not contend for. */
+  err = cudaEventCreateWithFlags (&event, cudaEventDisableTiming);
+  if (err == cudaSuccess)
+    err = cudaEventRecord (event, stream);
+  if (err != cudaSuccess) {
+    GST_ERROR_OBJECT (context, "cannot track copy completion: %s",
+        cudaGetErrorName (err));
+    /* Waiting here is safe: the object must not go back while in use */
+    cudaStreamSynchronize (stream);
+    gst_mini_object_unref (object);
+    return FALSE;
+  }
+
+  item = g_new (PendingRelease, 1);
+  item->event = event;
+  item->object = object;
+  g_async_queue_push (context->pending, item);
+  return TRUE;
+}
+
+/* ---- sharing through GstContext -------------------------------------- */
+
+void
+gst_context_set_cuda_fx_context (GstContext * context,
+    GstCudaFxContext * cuda_ctx)
+{
+  GstStructure *s = gst_context_writable_structure (context);
+
+  gst_structure_set (s, "context", GST_TYPE_CUDA_FX_CONTEXT, cuda_ctx,
+      "device-id", G_TYPE_INT, cuda_ctx->device_id, NULL);
+}
+
+gboolean
+gst_context_get_cuda_fx_context (GstContext * context,
+    GstCudaFxContext ** cuda_ctx)
+{
+  const GstStructure *s;
+
+  if (g_strcmp0 (gst_context_get_context_type (context),
+          GST_CUDA_FX_CONTEXT_TYPE) != 0)
+    return FALSE;
+  s = gst_context_get_structure (context);
+  return gst_structure_get (s, "context", GST_TYPE_CUDA_FX_CONTEXT, cuda_ctx,
+      NULL);
+}
+
+gboolean
+gst_cuda_fx_handle_set_context (GstElement * element, GstContext * context,
+    gint device_id, GstCudaFxContext ** cuda_ctx)
+{
+  GstCudaFxContext *other = NULL;
+
+  if (!context || !gst_context_get_cuda_fx_context (context, &other))
+    return FALSE;
+
+  /* device-id -1 takes the neighbours' device; a fixed id only its own */
+  if (device_id >= 0 && other->device_id != device_id) {
+    GST_INFO_OBJECT (element, "ignoring context of device %d, want %d",
+        other->device_id, device_id);
+    gst_object_unref (other);
+    return FALSE;
+  }
+
+  gst_clear_object (cuda_ctx);
+  *cuda_ctx = other;
+  return TRUE;
+}
+
+gboolean
+gst_cuda_fx_handle_context_query (GstElement * element, GstQuery * query,
+    GstCudaFxContext * cuda_ctx)
+{
+  const gchar *type;
+  GstContext *old = NULL, *context;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT || !cuda_ctx)
+    return FALSE;
+  if (!gst_query_parse_context_type (query, &type)
+      || g_strcmp0 (type, GST_CUDA_FX_CONTEXT_TYPE) != 0)
+    return FALSE;
+
+  gst_query_parse_context (query, &old);
+  context = old ? gst_context_copy (old) :
+      gst_context_new (GST_CUDA_FX_CONTEXT_TYPE, TRUE);
+  gst_context_set_cuda_fx_context (context, cuda_ctx);
+  gst_query_set_context (query, context);
+  gst_context_unref (context);
+  return TRUE;
+}
+
+static gboolean
+pad_peer_query (const GValue * item, GValue * value, gpointer user_data)
+{
+  GstPad *pad = g_value_get_object (item);
+
+  if (gst_pad_peer_query (pad, GST_QUERY_CAST (user_data))) {
+    g_value_set_boolean (value, TRUE);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+query_neighbours (GstElement * element, GstQuery * query,
+    GstPadDirection direction)
+{
+  GstIterator *it;
+  GValue res = G_VALUE_INIT;
+  gboolean found;
+
+  it = direction == GST_PAD_SRC ? gst_element_iterate_src_pads (element) :
+      gst_element_iterate_sink_pads (element);
+  g_value_init (&res, G_TYPE_BOOLEAN);
+  g_value_set_boolean (&res, FALSE);
+  while (gst_iterator_fold (it, pad_peer_query, &res, query) ==
+      GST_ITERATOR_RESYNC)
+    gst_iterator_resync (it);
+  found = g_value_get_boolean (&res);
+  gst_iterator_free (it);
+  return found;
+}
+
+/**
+ * gst_cuda_fx_ensure_element_context:
+ *
+ * Finds the context to use: one already set, the neighbours' (downstream,
+ * then upstream), the application's (need-context), else a new one for
+ * @device_id (-1 means device 0), announced with have-context.
+ */
+gboolean
+gst_cuda_fx_ensure_element_context (GstElement * element, gint device_id,
+    GstCudaFxContext ** cuda_ctx, GError ** error)
+{
+  GstQuery *query;
+  GstContext *context;
+
+  if (*cuda_ctx)
+    return TRUE;
+
+  query = gst_query_new_context (GST_CUDA_FX_CONTEXT_TYPE);
+  if (query_neighbours (element, query, GST_PAD_SRC)
+      || query_neighbours (element, query, GST_PAD_SINK)) {
+    gst_query_parse_context (query, &context);
+    if (context)
+      gst_element_set_context (element, context);
+  }
+  gst_query_unref (query);
+
+  if (!*cuda_ctx) {
+    gst_element_post_message (element,
+        gst_message_new_need_context (GST_OBJECT_CAST (element),
+            GST_CUDA_FX_CONTEXT_TYPE));
+  }
+  if (*cuda_ctx)
+    return TRUE;
+
+  *cuda_ctx = gst_cuda_fx_context_get (device_id < 0 ? 0 : device_id, error);
+  if (!*cuda_ctx)
+    return FALSE;
+
+  context = gst_context_new (GST_CUDA_FX_CONTEXT_TYPE, TRUE);
+  gst_context_set_cuda_fx_context (context, *cuda_ctx);
+  gst_element_set_context (element, context);
+  gst_element_post_message (element,
+      gst_message_new_have_context (GST_OBJECT_CAST (element), context));
+  return TRUE;
+}
+
+gboolean
+_gst_cuda_fx_check (GstElement * element, cudaError_t err, const gchar * file,
+    const gchar * function, gint line, const gchar * format, ...)
+{
+  gchar *what;
+  va_list args;
+
+  if (G_LIKELY (err == cudaSuccess))
+    return TRUE;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  gst_element_message_full (element, GST_MESSAGE_ERROR, GST_RESOURCE_ERROR,
+      GST_RESOURCE_ERROR_FAILED,
+      g_strdup_printf ("%s failed: %s (%s)", what, cudaGetErrorString (err),
+          cudaGetErrorName (err)), NULL, file, function, line);
+  g_free (what);
+  return FALSE;
+}

@@ -1,0 +1,79 @@
+/* gst-cudafx: one object per CUDA device per process, around the device's
+ * primary context, shared between elements through GstContext. */
+#ifndef __GST_CUDA_FX_CONTEXT_H__
+#define __GST_CUDA_FX_CONTEXT_H__
+
+#include <gst/gst.h>
+#include <cuda_runtime_api.h>
+
+G_BEGIN_DECLS
+
+/* GstContext type carrying a GstCudaFxContext (field "context") */
+#define GST_CUDA_FX_CONTEXT_TYPE "gst.cudafx.context"
+
+/* Caps feature of device memory */
+#define GST_CAPS_FEATURE_MEMORY_CUDA_FX "memory:CUDAFxMemory"
+
+#define GST_TYPE_CUDA_FX_CONTEXT (gst_cuda_fx_context_get_type ())
+G_DECLARE_FINAL_TYPE (GstCudaFxContext, gst_cuda_fx_context, GST,
+    CUDA_FX_CONTEXT, GstObject);
+
+GstCudaFxContext *gst_cuda_fx_context_get (gint device_id, GError ** error);
+
+gint gst_cuda_fx_context_get_device_id (GstCudaFxContext * context);
+const gchar *gst_cuda_fx_context_get_device_name (GstCudaFxContext * context);
+gint gst_cuda_fx_context_get_sm_count (GstCudaFxContext * context);
+
+cudaError_t gst_cuda_fx_context_make_current (GstCudaFxContext * context);
+
+/* Event pool: cheap events without timing, for the read/written protocol. */
+cudaEvent_t gst_cuda_fx_context_acquire_event (GstCudaFxContext * context);
+void gst_cuda_fx_context_release_event (GstCudaFxContext * context,
+    cudaEvent_t event);
+
+/* Keeps @object (a GstMiniObject, e.g. a host buffer a copy engine reads)
+ * alive until all work queued on @stream so far has completed, without
+ * making the caller wait. Takes ownership of @object. */
+gboolean gst_cuda_fx_context_release_after (GstCudaFxContext * context,
+    cudaStream_t stream, gpointer object);
+
+/* Stream for copies that serve CPU maps */
+cudaStream_t gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext *
+    context);
+
+/* Sharing between elements */
+void gst_context_set_cuda_fx_context (GstContext * context,
+    GstCudaFxContext * cuda_ctx);
+gboolean gst_context_get_cuda_fx_context (GstContext * context,
+    GstCudaFxContext ** cuda_ctx);
+
+gboolean gst_cuda_fx_handle_set_context (GstElement * element,
+    GstContext * context, gint device_id, GstCudaFxContext ** cuda_ctx);
+gboolean gst_cuda_fx_handle_context_query (GstElement * element,
+    GstQuery * query, GstCudaFxContext * cuda_ctx);
+gboolean gst_cuda_fx_ensure_element_context (GstElement * element,
+    gint device_id, GstCudaFxContext ** cuda_ctx, GError ** error);
+
+/* Errors */
+#define GST_CUDA_FX_ERROR (gst_cuda_fx_error_quark ())
+GQuark gst_cuda_fx_error_quark (void);
+
+typedef enum
+{
+  GST_CUDA_FX_ERROR_NO_DEVICE,
+  GST_CUDA_FX_ERROR_DEVICE_ID,
+  GST_CUDA_FX_ERROR_CUDA,
+} GstCudaFxError;
+
+/* Posts GST_ELEMENT_ERROR naming the CUDA error and what was being done
+ * (a printf format) when @err is not cudaSuccess; returns @err == success. */
+gboolean _gst_cuda_fx_check (GstElement * element, cudaError_t err,
+    const gchar * file, const gchar * function, gint line,
+    const gchar * format, ...) G_GNUC_PRINTF (6, 7);
+#define gst_cuda_fx_check(element, err, ...) \
+  _gst_cuda_fx_check (GST_ELEMENT_CAST (element), (err), __FILE__, \
+      GST_FUNCTION, __LINE__, __VA_ARGS__)
+
+G_END_DECLS
+
+#endif

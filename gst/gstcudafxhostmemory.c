@@ -1,0 +1,209 @@
+/* gst-cudafx: pinned host memory (cudaHostAlloc) as plain mappable
+ * GstMemory, so producers write frames straight into DMA-able memory. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxhostmemory.h"
+
+#include <string.h>
+#include <cuda_runtime_api.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_host_memory_debug);
+#define GST_CAT_DEFAULT gst_cuda_fx_host_memory_debug
+
+typedef struct
+{
+  GstMemory mem;
+  guint8 *data;                 /* start of the whole allocation */
+} GstCudaFxHostMemory;
+
+struct _GstCudaFxHostAllocator
+{
+  GstAllocator parent;
+};
+
+G_DEFINE_TYPE (GstCudaFxHostAllocator, gst_cuda_fx_host_allocator,
+    GST_TYPE_ALLOCATOR);
+
+static GstAllocator *the_host_allocator;
+
+static GstCudaFxHostMemory *
+host_memory_wrap (GstMemory * parent, guint8 * data, GstMemoryFlags flags,
+    gsize maxsize, gsize align, gsize offset, gsize size)
+{
+  GstCudaFxHostMemory *mem = g_new0 (GstCudaFxHostMemory, 1);
+
+  gst_memory_init (GST_MEMORY_CAST (mem), flags, the_host_allocator, parent,
+      maxsize, align, offset, size);
+  mem->data = data;
+  return mem;
+}
+
+static GstMemory *
+gst_cuda_fx_host_allocator_alloc (GstAllocator * allocator, gsize size,
+    GstAllocationParams * params)
+{
+  gsize maxsize = size + params->prefix + params->padding;
+  guint8 *data = NULL;
+  cudaError_t err;
+
+  /* page aligned, which covers any alignment GStreamer asks for */
+  if (params->align >= 4096) {
+    GST_ERROR ("alignment %" G_GSIZE_FORMAT " not supported", params->align);
+    return NULL;
+  }
+  err = cudaHostAlloc ((void **) &data, MAX (maxsize, 1),
+      cudaHostAllocPortable);
+  if (err != cudaSuccess) {
+    GST_ERROR ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: %s (%s)",
+        maxsize, cudaGetErrorString (err), cudaGetErrorName (err));
+    return NULL;
+  }
+  if (params->prefix && (params->flags & GST_MEMORY_FLAG_ZERO_PREFIXED))
+    memset (data, 0, params->prefix);
+  if (params->padding && (params->flags & GST_MEMORY_FLAG_ZERO_PADDED))
+    memset (data + params->prefix + size, 0, params->padding);
+
+  return GST_MEMORY_CAST (host_memory_wrap (NULL, data, params->flags,
+          maxsize, params->align, params->prefix, size));
+}
+
+static void
+gst_cuda_fx_host_allocator_free (GstAllocator * allocator, GstMemory * mem)
+{
+  GstCudaFxHostMemory *self = (GstCudaFxHostMemory *) mem;
+
+  if (!mem->parent)
+    cudaFreeHost (self->data);
+  g_free (self);
+}
+
+static gpointer
+host_memory_map (GstMemory * mem, gsize maxsize, GstMapFlags flags)
+{
+  return ((GstCudaFxHostMemory *) mem)->data;
+}
+
+static void
+host_memory_unmap (GstMemory * mem)
+{
+}
+
+static GstMemory *
+host_memory_share (GstMemory * mem, gssize offset, gssize size)
+{
+  GstCudaFxHostMemory *self = (GstCudaFxHostMemory *) mem;
+  GstMemory *parent = mem->parent ? mem->parent : mem;
+
+  if (size == -1)
+    size = mem->size - offset;
+  return GST_MEMORY_CAST (host_memory_wrap (parent, self->data,
+          GST_MINI_OBJECT_FLAGS (parent) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
+          mem->maxsize, mem->align, mem->offset + offset, size));
+}
+
+static GstMemory *
+host_memory_copy (GstMemory * mem, gssize offset, gssize size)
+{
+  GstCudaFxHostMemory *self = (GstCudaFxHostMemory *) mem;
+  GstAllocationParams params = { 0, mem->align, 0, 0 };
+  GstMemory *copy;
+
+  if (size == -1)
+    size = mem->size > (gsize) offset ? mem->size - offset : 0;
+  copy = gst_cuda_fx_host_allocator_alloc (the_host_allocator, size, &params);
+  if (copy)
+    memcpy (((GstCudaFxHostMemory *) copy)->data,
+        self->data + mem->offset + offset, size);
+  return copy;
+}
+
+static void
+gst_cuda_fx_host_allocator_class_init (GstCudaFxHostAllocatorClass * klass)
+{
+  GstAllocatorClass *allocator_class = GST_ALLOCATOR_CLASS (klass);
+
+  allocator_class->alloc = gst_cuda_fx_host_allocator_alloc;
+  allocator_class->free = gst_cuda_fx_host_allocator_free;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_host_memory_debug, "cudafxhostmemory",
+      0, "gst-cudafx pinned host memory");
+}
+
+static void
+gst_cuda_fx_host_allocator_init (GstCudaFxHostAllocator * self)
+{
+  GstAllocator *alloc = GST_ALLOCATOR_CAST (self);
+
+  alloc->mem_type = GST_CUDA_FX_HOST_MEMORY_NAME;
+  alloc->mem_map = host_memory_map;
+  alloc->mem_unmap = host_memory_unmap;
+  alloc->mem_share = host_memory_share;
+  alloc->mem_copy = host_memory_copy;
+}
+
+/**
+ * gst_cuda_fx_host_allocator_get:
+ *
+ * Returns: (transfer full): the pinned host memory allocator.
+ */
+GstAllocator *
+gst_cuda_fx_host_allocator_get (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    the_host_allocator = g_object_new (GST_TYPE_CUDA_FX_HOST_ALLOCATOR, NULL);
+    gst_object_ref_sink (the_host_allocator);
+    GST_OBJECT_FLAG_SET (the_host_allocator, GST_OBJECT_FLAG_MAY_BE_LEAKED);
+    gst_allocator_register (GST_CUDA_FX_HOST_MEMORY_NAME,
+        gst_object_ref (the_host_allocator));
+    g_once_init_leave (&once, 1);
+  }
+  return gst_object_ref (the_host_allocator);
+}
+
+gboolean
+gst_is_cuda_fx_host_memory (GstMemory * mem)
+{
+  return mem != NULL && mem->allocator != NULL
+      && GST_IS_CUDA_FX_HOST_ALLOCATOR (mem->allocator);
+}
+
+/**
+ * gst_cuda_fx_host_buffer_pool_new:
+ *
+ * Returns: (transfer full): a video buffer pool of pinned memory, with
+ * video meta, configured for @caps (not yet active).
+ */
+GstBufferPool *
+gst_cuda_fx_host_buffer_pool_new (GstCaps * caps, guint min_buffers,
+    guint max_buffers)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstAllocator *allocator;
+  GstAllocationParams params;
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps))
+    return NULL;
+
+  pool = gst_video_buffer_pool_new ();
+  allocator = gst_cuda_fx_host_allocator_get ();
+  gst_allocation_params_init (&params);
+
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, (guint) info.size,
+      min_buffers, max_buffers);
+  gst_buffer_pool_config_set_allocator (config, allocator, &params);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_object_unref (allocator);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
+}

@@ -1,0 +1,25 @@
+/* gst-cudafx: pinned (page-locked) host memory, which the copy engine reads
+ * and writes at full PCIe speed, and a video buffer pool made of it. */
+#ifndef __GST_CUDA_FX_HOST_MEMORY_H__
+#define __GST_CUDA_FX_HOST_MEMORY_H__
+
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+#define GST_CUDA_FX_HOST_MEMORY_NAME "CUDAFxHostMemory"
+
+#define GST_TYPE_CUDA_FX_HOST_ALLOCATOR (gst_cuda_fx_host_allocator_get_type ())
+G_DECLARE_FINAL_TYPE (GstCudaFxHostAllocator, gst_cuda_fx_host_allocator,
+    GST, CUDA_FX_HOST_ALLOCATOR, GstAllocator);
+
+GstAllocator *gst_cuda_fx_host_allocator_get (void);
+gboolean gst_is_cuda_fx_host_memory (GstMemory * mem);
+
+/* A GstVideoBufferPool of pinned frames, configured for @caps */
+GstBufferPool *gst_cuda_fx_host_buffer_pool_new (GstCaps * caps,
+    guint min_buffers, guint max_buffers);
+
+G_END_DECLS
+
+#endif

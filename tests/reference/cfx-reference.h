@@ -1,0 +1,112 @@
+/* gst-cudafx CPU references: plain, obviously-correct, slow implementations
+ * of every algorithm, written from the algorithm descriptions in
+ * shared/algorithms/ and the issues, never from the CUDA kernels.
+ * They are the oracle the GPU tests compare against.
+ *
+ * No GStreamer, no CUDA: plain C99 on 8-bit planes in host memory. */
+#ifndef CFX_REFERENCE_H
+#define CFX_REFERENCE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One 8-bit image plane in host memory. */
+typedef struct
+{
+  uint8_t *data;
+  int stride;                   /* bytes from one row to the next */
+  int width;                    /* samples per row */
+  int height;                   /* rows */
+} CfxRefPlane;
+
+/* Mirror index ("reflect without repeating the edge"): -1 -> 1, n -> n-2,
+ * repeated as often as needed; n == 1 always gives 0. */
+int cfx_ref_mirror (int i, int n);
+
+/* ---- luma (luma.c) ---------------------------------------------------- */
+
+/* Packed 4:2:2 to luma. y_first: 1 for YUY2 (Y0 U Y1 V), 0 for UYVY
+ * (U Y0 V Y1). src->width is the pixel width (odd allowed: the last pair
+ * is half used). */
+void cfx_ref_luma_from_packed422 (const CfxRefPlane * dst,
+    const CfxRefPlane * src, int y_first);
+
+/* ---- blur (blur.c) ---------------------------------------------------- */
+
+/* Exact Gaussian in double precision, kernel truncated at radius
+ * ceil(3 * sigma) per axis, normalised to sum 1, separable, mirror borders,
+ * result rounded to nearest. field_step 1: the frame as one image;
+ * field_step 2: each field (even rows, odd rows) blurred as its own image
+ * (rows of the other field are never read). */
+void cfx_ref_gaussian_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
+    double sigma_x, double sigma_y, int field_step);
+
+/* Exact mean over a (2*radius_x+1) x (2*radius_y+1) box, mirror borders,
+ * rounded to nearest; radius 0 on an axis leaves that axis alone. */
+void cfx_ref_box_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
+    int radius_x, int radius_y, int field_step);
+
+/* ---- deinterlace (deinterlace.c) -------------------------------------- */
+
+typedef enum
+{
+  CFX_REF_DEINT_BWDIF,
+  CFX_REF_DEINT_YADIF,
+  CFX_REF_DEINT_ELA,
+  CFX_REF_DEINT_LINEAR,
+} CfxRefDeintMethod;
+
+/* One output field of one plane (shared/algorithms/deinterlace.md).
+ * prev/cur/next: P, C, N of the page (the caller passes cur as prev for the
+ * first frame and as next for the last). parity: rows with (y & 1) ==
+ * parity are copied from cur, the others interpolated. tff: 1 if the
+ * current frame is top field first. spatial_check: yadif only (0: the
+ * *_nospatial behaviour). intra_only: bwdif only, the first output field
+ * and the last output field of the stream. */
+void cfx_ref_deinterlace_plane (const CfxRefPlane * dst,
+    const CfxRefPlane * prev, const CfxRefPlane * cur,
+    const CfxRefPlane * next, int parity, int tff, CfxRefDeintMethod method,
+    int spatial_check, int intra_only);
+
+/* ---- degrain (degrain.c) ---------------------------------------------- */
+
+typedef enum
+{
+  CFX_REF_SHRINK_WIENER,
+  CFX_REF_SHRINK_SOFT,
+  CFX_REF_SHRINK_IDENTITY,      /* no shrinkage: tests exact reconstruction */
+} CfxRefShrink;
+
+typedef struct
+{
+  CfxRefShrink shrink;
+  int levels;                   /* 1..8 */
+  float sigma;                  /* noise sigma in 8-bit units (already known) */
+  float strength;               /* multiplies sigma */
+  float amount;                 /* 0..1 blend of result and input */
+  int output_noise;             /* 1: write clip(round(in - result) + 128) */
+  int wiener_radius;            /* window half size: 4 for 9x9 */
+} CfxRefDegrainParams;
+
+/* Noise gain of band (level, band) with band 0 = LH, 1 = HL, 2 = HH,
+ * computed from a unit impulse (shared/algorithms/degrain.md). */
+double cfx_ref_degrain_band_gain (int level, int band);
+
+/* The float transform alone: forward, shrink, sum. in/out are w*h floats. */
+void cfx_ref_degrain_float (float *out, const float *in, int w, int h,
+    const CfxRefDegrainParams * p);
+
+/* 8-bit plane in, 8-bit plane out (rounded to nearest, clipped). */
+void cfx_ref_degrain_plane (const CfxRefPlane * dst, const CfxRefPlane * src,
+    const CfxRefDegrainParams * p);
+
+/* Automatic noise sigma of one plane from the level-0 HH band. */
+float cfx_ref_degrain_estimate_sigma (const CfxRefPlane * src);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CFX_REFERENCE_H */

@@ -1,0 +1,734 @@
+/* Tests of the deinterlacing reference (deinterlace.c):
+ *
+ *  1. hand-worked known answers on tiny planes (always run);
+ *  2. bit-exact comparison with FFmpeg's CPU yadif and bwdif filters on
+ *     yuv420p clips, every output frame, all three planes (run when
+ *     `ffmpeg` is on PATH; without it the comparison is skipped and the
+ *     program still passes, unless CFX_REQUIRE_FFMPEG=1 is set).
+ *
+ * Exit status: 0 pass, 1 fail.
+ *
+ * Stream semantics driven here (shared/algorithms/deinterlace.md, checked
+ * against FFmpeg 5.1's yadif_common.c):
+ *   output for input frame i uses P = F[max(i-1,0)], C = F[i],
+ *   N = F[min(i+1,last)]; output field k (0 first in time) has
+ *   parity = tff ^ (k == 0).
+ *   bwdif intra_only: send_field: the first field of frame 0 and the
+ *   second field of the last frame; send_frame: only the output of frame 0
+ *   (FFmpeg marks the stream end "back end" and only turns it into "end"
+ *   when a second field is produced, which send_frame never does). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cfx-reference.h"
+
+static int failures;
+
+static void
+fail (const char *fmt, ...)
+{
+  va_list ap;
+
+  va_start (ap, fmt);
+  fprintf (stderr, "FAIL: ");
+  vfprintf (stderr, fmt, ap);
+  fprintf (stderr, "\n");
+  va_end (ap);
+  failures++;
+}
+
+static CfxRefPlane
+plane_of (uint8_t * data, int w, int h)
+{
+  CfxRefPlane p;
+
+  p.data = data;
+  p.stride = w;
+  p.width = w;
+  p.height = h;
+  return p;
+}
+
+/* compare a w x h result against expected values, row-major */
+static void
+expect_plane (const char *name, const uint8_t * got, const uint8_t * want,
+    int w, int h)
+{
+  int x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      if (got[y * w + x] != want[y * w + x])
+        fail ("%s: (x=%d, y=%d) got %d, expected %d", name, x, y,
+            got[y * w + x], want[y * w + x]);
+}
+
+/* ---- 1. known answers ------------------------------------------------- */
+
+static void
+kat_linear (void)
+{
+  /* 3x4 plane, rows 0..3 */
+  uint8_t c[12] = {
+    10, 20, 30,
+    99, 99, 99,
+    13, 40, 255,
+    99, 99, 99,
+  };
+  uint8_t out[12];
+  /* parity 0: rows 0 and 2 copied, rows 1 and 3 interpolated.
+   * row 1 = (row0 + row2 + 1) >> 1: (10+13+1)>>1 = 12, (20+40+1)>>1 = 30,
+   *         (30+255+1)>>1 = 143;
+   * row 3: row 4 mirrors to row 2, so (row2 + row2 + 1) >> 1 = row 2. */
+  static const uint8_t want0[12] = {
+    10, 20, 30,
+    12, 30, 143,
+    13, 40, 255,
+    13, 40, 255,
+  };
+  /* parity 1: rows 1 and 3 copied, rows 0 and 2 interpolated.
+   * row 0: row -1 mirrors to row 1: (99 + 99 + 1) >> 1 = 99;
+   * row 2: (row1 + row3 + 1) >> 1 = 99. */
+  static const uint8_t want1[12] = {
+    99, 99, 99,
+    99, 99, 99,
+    99, 99, 99,
+    99, 99, 99,
+  };
+  CfxRefPlane pc = plane_of (c, 3, 4), po = plane_of (out, 3, 4);
+
+  memset (out, 0, sizeof (out));
+  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 0, 1, CFX_REF_DEINT_LINEAR,
+      1, 0);
+  expect_plane ("linear parity 0", out, want0, 3, 4);
+
+  memset (out, 0, sizeof (out));
+  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 1, 1, CFX_REF_DEINT_LINEAR,
+      1, 0);
+  expect_plane ("linear parity 1", out, want1, 3, 4);
+}
+
+static void
+kat_ela (void)
+{
+  /* 5x3 plane, a diagonal edge between row 0 and row 2 */
+  uint8_t c[15] = {
+    0, 0, 0, 100, 100,
+    7, 7, 7, 7, 7,
+    0, 100, 100, 100, 100,
+  };
+  uint8_t out[15];
+  /* parity 0, row 1 interpolated; cost(j) = |r0[x+j] - r2[x-j]|, x
+   * clamped into [0, 4]:
+   *   x=0: j=0 |0-0|=0                         -> (0+0+1)>>1 = 0
+   *   x=1: j=0 |0-100|=100, j=-1 |r0[0]-r2[2]|=100, j=+1 |r0[2]-r2[0]|=0
+   *                                            -> (0+0+1)>>1 = 0
+   *   x=2: j=0 |0-100|=100, j=-1 |r0[1]-r2[3]|=100, j=+1 |r0[3]-r2[1]|=0
+   *                                            -> (100+100+1)>>1 = 100
+   *   x=3: j=0 |100-100|=0                     -> 100
+   *   x=4: j=0 |100-100|=0                     -> 100
+   * (linear would give 0 50 50 100 100) */
+  static const uint8_t want[15] = {
+    0, 0, 0, 100, 100,
+    0, 0, 100, 100, 100,
+    0, 100, 100, 100, 100,
+  };
+  /* rounding and the tie rule: row 0 = 3 3 3, row 2 = 4 4 4: every
+   * direction costs 1, j = 0 is kept: (3+4+1)>>1 = 4 */
+  uint8_t c2[9] = { 3, 3, 3, 50, 50, 50, 4, 4, 4 };
+  static const uint8_t want2[9] = { 3, 3, 3, 4, 4, 4, 4, 4, 4 };
+  uint8_t out2[9];
+  CfxRefPlane pc = plane_of (c, 5, 3), po = plane_of (out, 5, 3);
+  CfxRefPlane pc2 = plane_of (c2, 3, 3), po2 = plane_of (out2, 3, 3);
+
+  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 0, 1, CFX_REF_DEINT_ELA,
+      1, 0);
+  expect_plane ("ela diagonal", out, want, 5, 3);
+  cfx_ref_deinterlace_plane (&po2, &pc2, &pc2, &pc2, 0, 0, CFX_REF_DEINT_ELA,
+      1, 0);
+  expect_plane ("ela rounding", out2, want2, 3, 3);
+}
+
+static void
+kat_constant (void)
+{
+  /* yadif and bwdif on a constant sequence give the constant, for every
+   * parity / tff / spatial-check / intra combination */
+  enum
+  { W = 11, H = 9 };
+  uint8_t c[W * H], out[W * H];
+  CfxRefPlane pc = plane_of (c, W, H), po = plane_of (out, W, H);
+  int parity, tff, sc, m;
+
+  memset (c, 77, sizeof (c));
+  for (m = 0; m < 2; m++)
+    for (parity = 0; parity < 2; parity++)
+      for (tff = 0; tff < 2; tff++)
+        for (sc = 0; sc < 2; sc++) {
+          int i;
+
+          memset (out, 0, sizeof (out));
+          cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, parity, tff,
+              m ? CFX_REF_DEINT_BWDIF : CFX_REF_DEINT_YADIF, sc, sc);
+          for (i = 0; i < W * H; i++)
+            if (out[i] != 77) {
+              fail ("%s constant: parity %d tff %d flag %d: sample %d = %d",
+                  m ? "bwdif" : "yadif", parity, tff, sc, i, out[i]);
+              break;
+            }
+        }
+}
+
+static void
+kat_yadif_direction (void)
+{
+  /* 7x3, parity 0, tff 1: first field (fp = 1), A = P, B = C. Row 1 is
+   * interpolated; y == 1 so no spatial check; only x = 3 is an interior
+   * column (3 <= x < w-3).
+   *   C row 0: 0 0 0   0 100 100 100
+   *   C row 1: 40 everywhere
+   *   C row 2: 0 0 100 100 100 100 100
+   *   P: all 0; N = C.
+   * x = 3: c = C[0][3] = 0, e = C[2][3] = 100
+   *   d = (P[1][3] + C[1][3]) >> 1 = (0 + 40) >> 1 = 20, td0 = 40
+   *   td1 = (|P[0][3]-c| + |P[2][3]-e|) >> 1 = (0 + 100) >> 1 = 50
+   *   td2 = (|N[0][3]-c| + |N[2][3]-e|) >> 1 = 0
+   *   diff = max (40>>1, 50, 0) = 50
+   *   sp = (0 + 100) >> 1 = 50
+   *   score = |C0[2]-C2[2]| + |c-e| + |C0[4]-C2[4]| - 1 = 100+100+0-1 = 199
+   *   S(-1) = |C0[1]-C2[3]| + |C0[2]-C2[4]| + |C0[3]-C2[5]| = 300: no
+   *   S(+1) = |C0[3]-C2[1]| + |C0[4]-C2[2]| + |C0[5]-C2[3]| = 0 < 199:
+   *           sp = (C0[4] + C2[2]) >> 1 = 100
+   *   S(+2) = |C0[4]-C2[0]| + |C0[5]-C2[1]| + |C0[6]-C2[2]| = 200: no
+   *   sp = 100 > d + diff = 70 -> out = 70
+   * x = 0 (edge, no search): c = 0, e = 0: d = 20,
+   *   td1 = 0, td2 = 0, diff = 20; sp = 0 < d - diff = 0? no -> 0
+   * x = 2 (edge): c = 0, e = 100: td1 = 50, diff = 50, sp = 50,
+   *   within [-30, 70] -> 50 */
+  uint8_t p[21], c[21] = {
+    0, 0, 0, 0, 100, 100, 100,
+    40, 40, 40, 40, 40, 40, 40,
+    0, 0, 100, 100, 100, 100, 100,
+  };
+  uint8_t out[21];
+  CfxRefPlane pp = plane_of (p, 7, 3), pc = plane_of (c, 7, 3);
+  CfxRefPlane po = plane_of (out, 7, 3);
+
+  memset (p, 0, sizeof (p));
+  cfx_ref_deinterlace_plane (&po, &pp, &pc, &pc, 0, 1, CFX_REF_DEINT_YADIF,
+      1, 0);
+  if (out[7 + 3] != 70)
+    fail ("yadif direction x=3: got %d, expected 70", out[7 + 3]);
+  if (out[7 + 0] != 0)
+    fail ("yadif edge x=0: got %d, expected 0", out[7 + 0]);
+  if (out[7 + 2] != 50)
+    fail ("yadif edge x=2: got %d, expected 50", out[7 + 2]);
+  if (memcmp (out, c, 7) != 0 || memcmp (out + 14, c + 14, 7) != 0)
+    fail ("yadif: copied rows differ from cur");
+}
+
+static void
+kat_bwdif (void)
+{
+  /* 3x8 plane, the same value across each row; parity 0: rows 0 2 4 6
+   * copied, rows 1 3 5 7 interpolated. */
+  static const int rows[8] = { 10, 0, 100, 0, 120, 0, 30, 0 };
+  uint8_t c[24], out[24];
+  CfxRefPlane pc = plane_of (c, 3, 8), po = plane_of (out, 3, 8);
+  int x, y;
+
+  for (y = 0; y < 8; y++)
+    for (x = 0; x < 3; x++)
+      c[y * 3 + x] = (uint8_t) rows[y];
+
+  /* intra only, y = 3: m = 2, p = 4, m3 = 0, p3 = 6:
+   *   (5077 * (100 + 120) - 981 * (10 + 30)) >> 13
+   *   = (1116940 - 39240) >> 13 = 1077700 >> 13 = 131  (8192 * 131 =
+   *   1073152, remainder 4548)
+   * y = 1: m = 0, p = 2, m3 = y+1 = 2, p3 = 4:
+   *   (5077 * 110 - 981 * 220) >> 13 = (558470 - 215820) >> 13
+   *   = 342650 >> 13 = 41  (8192 * 41 = 335872)
+   * y = 7 (last row): m = 6, p = y-1 = 6, m3 = 4, p3 = y-1 = 6:
+   *   (5077 * 60 - 981 * 150) >> 13 = (304620 - 147150) >> 13
+   *   = 157470 >> 13 = 19  (8192 * 19 = 155648) */
+  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 0, 1, CFX_REF_DEINT_BWDIF,
+      1, 1);
+  if (out[3 * 3 + 1] != 131)
+    fail ("bwdif intra y=3: got %d, expected 131", out[3 * 3 + 1]);
+  if (out[1 * 3 + 1] != 41)
+    fail ("bwdif intra y=1: got %d, expected 41", out[1 * 3 + 1]);
+  if (out[7 * 3 + 1] != 19)
+    fail ("bwdif intra y=7: got %d, expected 19", out[7 * 3 + 1]);
+
+  /* clipping below 0: rows 0 2 = 0, row 4 = 255; y = 1 intra:
+   *   (5077 * (0 + 0) - 981 * (0 + 255)) >> 13 = -250155 >> 13
+   *   = floor (-30.5) = -31 -> clipped to 0 */
+  for (x = 0; x < 3; x++) {
+    c[0 * 3 + x] = 0;
+    c[2 * 3 + x] = 0;
+    c[4 * 3 + x] = 255;
+  }
+  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 0, 1, CFX_REF_DEINT_BWDIF,
+      1, 1);
+  if (out[1 * 3 + 1] != 0)
+    fail ("bwdif intra clip: got %d, expected 0", out[1 * 3 + 1]);
+
+  /* not intra, P = C = N: every temporal difference is 0, so diff == 0 and
+   * out = d = (C[y] + C[y]) >> 1 = C[y]: the weave of the still frame */
+  for (y = 0; y < 8; y++)
+    for (x = 0; x < 3; x++)
+      c[y * 3 + x] = (uint8_t) (y * 20 + x * 3 + 1);
+  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 0, 1, CFX_REF_DEINT_BWDIF,
+      1, 0);
+  expect_plane ("bwdif still frame", out, c, 3, 8);
+}
+
+/* ---- 2. comparison with FFmpeg ---------------------------------------- */
+
+typedef struct
+{
+  int w[3], h[3];
+  size_t off[3];
+  size_t frame_size;
+} Geometry;
+
+static Geometry
+geometry_420 (int w, int h)
+{
+  Geometry g;
+
+  g.w[0] = w;
+  g.h[0] = h;
+  g.w[1] = g.w[2] = (w + 1) / 2;
+  g.h[1] = g.h[2] = (h + 1) / 2;
+  g.off[0] = 0;
+  g.off[1] = (size_t) w *h;
+  g.off[2] = g.off[1] + (size_t) g.w[1] * g.h[1];
+  g.frame_size = g.off[2] + (size_t) g.w[2] * g.h[2];
+  return g;
+}
+
+typedef struct
+{
+  const char *name;
+  int w, h, n;
+  uint8_t *data;                /* n frames, yuv420p, packed */
+} Clip;
+
+typedef struct
+{
+  const char *filter;           /* "yadif" or "bwdif" */
+  int mode;                     /* FFmpeg's mode number */
+  int tff;                      /* field order the output must assume */
+  int use_setfield;             /* 1: setfield=tff/bff, parity=auto */
+} Config;
+
+static char tmpdir[256];
+static char *tmp_files[64];
+static int n_tmp_files;
+
+static const char *
+tmp_path (const char *leaf)
+{
+  char buf[512];
+  int i;
+
+  snprintf (buf, sizeof (buf), "%s/%s", tmpdir, leaf);
+  for (i = 0; i < n_tmp_files; i++)
+    if (strcmp (tmp_files[i], buf) == 0)
+      return tmp_files[i];
+  if (n_tmp_files == 64) {
+    fprintf (stderr, "too many temporary files\n");
+    exit (1);
+  }
+  tmp_files[n_tmp_files] = strdup (buf);
+  return tmp_files[n_tmp_files++];
+}
+
+static void
+cleanup_tmp (void)
+{
+  int i;
+
+  for (i = 0; i < n_tmp_files; i++) {
+    unlink (tmp_files[i]);
+    free (tmp_files[i]);
+  }
+  n_tmp_files = 0;
+  if (tmpdir[0])
+    rmdir (tmpdir);
+  tmpdir[0] = 0;
+}
+
+static int
+write_file (const char *path, const uint8_t * data, size_t size)
+{
+  FILE *f = fopen (path, "wb");
+  size_t done;
+
+  if (!f)
+    return -1;
+  done = fwrite (data, 1, size, f);
+  if (fclose (f) != 0 || done != size)
+    return -1;
+  return 0;
+}
+
+static uint8_t *
+read_file (const char *path, size_t *size)
+{
+  FILE *f = fopen (path, "rb");
+  uint8_t *buf = NULL;
+  size_t cap = 0, len = 0;
+
+  if (!f)
+    return NULL;
+  for (;;) {
+    size_t got;
+
+    if (len == cap) {
+      uint8_t *nb;
+
+      cap = cap ? cap * 2 : 1 << 20;
+      nb = realloc (buf, cap);
+      if (!nb) {
+        free (buf);
+        fclose (f);
+        return NULL;
+      }
+      buf = nb;
+    }
+    got = fread (buf + len, 1, cap - len, f);
+    len += got;
+    if (got == 0)
+      break;
+  }
+  fclose (f);
+  *size = len;
+  return buf;
+}
+
+static int
+run_cmd (const char *cmd)
+{
+  int rc = system (cmd);
+
+  if (rc != 0)
+    fprintf (stderr, "command failed (%d): %s\n", rc, cmd);
+  return rc;
+}
+
+static uint32_t rng_state = 0x12345678u;
+
+static uint32_t
+rng (void)
+{
+  /* xorshift32 */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 17;
+  rng_state ^= rng_state << 5;
+  return rng_state;
+}
+
+static Clip
+clip_random (const char *name, int w, int h, int n, int lo, int span,
+    int still_every)
+{
+  Geometry g = geometry_420 (w, h);
+  Clip c;
+  int i;
+  size_t k;
+
+  c.name = name;
+  c.w = w;
+  c.h = h;
+  c.n = n;
+  c.data = malloc (g.frame_size * n);
+  for (i = 0; i < n; i++) {
+    uint8_t *f = c.data + g.frame_size * i;
+
+    /* still_every > 0: frame i repeats frame i-1 when i % still_every == 1,
+     * to exercise the zero-motion paths */
+    if (i > 0 && still_every > 0 && i % still_every == 1) {
+      memcpy (f, f - g.frame_size, g.frame_size);
+      continue;
+    }
+    for (k = 0; k < g.frame_size; k++)
+      f[k] = (uint8_t) (lo + (int) (rng () % (uint32_t) span));
+  }
+  return c;
+}
+
+/* a clip rendered by FFmpeg's lavfi source */
+static int
+clip_lavfi (Clip * c, const char *name, const char *src, int w, int h, int n)
+{
+  Geometry g = geometry_420 (w, h);
+  const char *path = tmp_path ("lavfi.yuv");
+  char cmd[1024];
+  size_t size;
+
+  snprintf (cmd, sizeof (cmd),
+      "ffmpeg -nostdin -hide_banner -loglevel error -y -f lavfi -i '%s' "
+      "-frames:v %d -pix_fmt yuv420p -f rawvideo '%s'", src, n, path);
+  if (run_cmd (cmd) != 0)
+    return -1;
+  c->data = read_file (path, &size);
+  unlink (path);
+  if (!c->data || size != g.frame_size * n) {
+    fprintf (stderr, "%s: got %zu bytes, expected %zu\n", name, size,
+        g.frame_size * n);
+    free (c->data);
+    return -1;
+  }
+  c->name = name;
+  c->w = w;
+  c->h = h;
+  c->n = n;
+  return 0;
+}
+
+static long total_outputs, total_samples, total_mismatches;
+
+/* Runs one FFmpeg configuration on a clip and compares every sample. */
+static void
+compare_config (const Clip * clip, const Config * cfg)
+{
+  Geometry g = geometry_420 (clip->w, clip->h);
+  const char *in_path = tmp_path ("in.yuv");
+  const char *out_path = tmp_path ("out.yuv");
+  int send_field = cfg->mode & 1;
+  int spatial_check = !(cfg->mode & 2);
+  int n_out = clip->n * (send_field ? 2 : 1);
+  char vf[256], cmd[2048];
+  uint8_t *ff, *ref;
+  size_t ff_size;
+  long mism = 0;
+  int o, pl;
+
+  if (cfg->use_setfield)
+    snprintf (vf, sizeof (vf), "setfield=%s,%s=mode=%d:parity=auto:deint=all",
+        cfg->tff ? "tff" : "bff", cfg->filter, cfg->mode);
+  else
+    snprintf (vf, sizeof (vf), "%s=mode=%d:parity=%s:deint=all", cfg->filter,
+        cfg->mode, cfg->tff ? "tff" : "bff");
+
+  if (write_file (in_path, clip->data, g.frame_size * clip->n) != 0) {
+    fail ("%s: cannot write %s", clip->name, in_path);
+    return;
+  }
+  snprintf (cmd, sizeof (cmd),
+      "ffmpeg -nostdin -hide_banner -loglevel error -y "
+      "-f rawvideo -pix_fmt yuv420p -video_size %dx%d -framerate 25 -i '%s' "
+      "-vf '%s' -fps_mode passthrough -f rawvideo -pix_fmt yuv420p '%s'",
+      clip->w, clip->h, in_path, vf, out_path);
+  if (run_cmd (cmd) != 0) {
+    fail ("%s / %s: ffmpeg failed", clip->name, vf);
+    return;
+  }
+  ff = read_file (out_path, &ff_size);
+  unlink (out_path);
+  if (!ff || ff_size != g.frame_size * n_out) {
+    fail ("%s / %s: ffmpeg gave %zu bytes, expected %d frames (%zu bytes)",
+        clip->name, vf, ff ? ff_size : 0, n_out, g.frame_size * n_out);
+    free (ff);
+    return;
+  }
+
+  ref = malloc (g.frame_size);
+  for (o = 0; o < n_out; o++) {
+    int i = send_field ? o / 2 : o;
+    int k = send_field ? o % 2 : 0;
+    int last = clip->n - 1;
+    int parity = cfg->tff ^ (k == 0);
+    int intra = 0;
+    const uint8_t *fp = clip->data + g.frame_size * (i > 0 ? i - 1 : 0);
+    const uint8_t *fc = clip->data + g.frame_size * i;
+    const uint8_t *fn = clip->data + g.frame_size * (i < last ? i + 1 : last);
+    const uint8_t *fo = ff + g.frame_size * o;
+
+    if (strcmp (cfg->filter, "bwdif") == 0) {
+      if (send_field)
+        intra = (i == 0 && k == 0) || (i == last && k == 1);
+      else
+        intra = (i == 0);
+    }
+
+    for (pl = 0; pl < 3; pl++) {
+      int w = g.w[pl], h = g.h[pl], x, y;
+      CfxRefPlane P = plane_of ((uint8_t *) fp + g.off[pl], w, h);
+      CfxRefPlane C = plane_of ((uint8_t *) fc + g.off[pl], w, h);
+      CfxRefPlane N = plane_of ((uint8_t *) fn + g.off[pl], w, h);
+      CfxRefPlane D = plane_of (ref + g.off[pl], w, h);
+
+      cfx_ref_deinterlace_plane (&D, &P, &C, &N, parity, cfg->tff,
+          strcmp (cfg->filter, "bwdif") == 0 ? CFX_REF_DEINT_BWDIF :
+          CFX_REF_DEINT_YADIF, spatial_check, intra);
+
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          int a = ref[g.off[pl] + (size_t) y * w + x];
+          int b = fo[g.off[pl] + (size_t) y * w + x];
+
+          if (a != b) {
+            if (mism < 10)
+              fprintf (stderr, "MISMATCH %s %s: output %d (frame %d field "
+                  "%d, intra %d) plane %d x=%d y=%d: ref %d ffmpeg %d\n",
+                  clip->name, vf, o, i, k, intra, pl, x, y, a, b);
+            mism++;
+          }
+        }
+      total_samples += (long) w *h;
+    }
+  }
+  total_outputs += n_out;
+  free (ref);
+  free (ff);
+
+  printf ("%-12s %4dx%-4d %2d frames  %-52s %3d outputs  %s", clip->name,
+      clip->w, clip->h, clip->n, vf, n_out, mism ? "" : "ok\n");
+  if (mism) {
+    printf ("%ld MISMATCHES\n", mism);
+    fail ("%s / %s: %ld differing samples", clip->name, vf, mism);
+  }
+  total_mismatches += mism;
+}
+
+static void
+compare_clip (const Clip * clip)
+{
+  static const int yadif_modes[4] = { 0, 1, 2, 3 };
+  Config cfg;
+  int m, t;
+
+  for (t = 1; t >= 0; t--) {
+    cfg.tff = t;
+    cfg.use_setfield = 0;
+    cfg.filter = "yadif";
+    for (m = 0; m < 4; m++) {
+      cfg.mode = yadif_modes[m];
+      compare_config (clip, &cfg);
+    }
+    cfg.filter = "bwdif";
+    for (m = 0; m < 2; m++) {
+      cfg.mode = m;
+      compare_config (clip, &cfg);
+    }
+  }
+}
+
+static int
+ffmpeg_available (void)
+{
+  return system ("ffmpeg -hide_banner -loglevel error -filters "
+      ">/dev/null 2>&1") == 0;
+}
+
+static void
+ffmpeg_comparison (void)
+{
+  Clip clips[8];
+  int n_clips = 0, natural = -1, i;
+  const char *base = getenv ("TMPDIR");
+  Config cfg;
+
+  snprintf (tmpdir, sizeof (tmpdir), "%s/cfx-deint-XXXXXX",
+      base && *base ? base : "/tmp");
+  if (!mkdtemp (tmpdir)) {
+    fail ("mkdtemp: %s", strerror (errno));
+    tmpdir[0] = 0;
+    return;
+  }
+
+  clips[n_clips++] = clip_random ("rand", 33, 17, 8, 0, 256, 0);
+  clips[n_clips++] = clip_random ("rand", 64, 36, 9, 0, 256, 0);
+  clips[n_clips++] = clip_random ("rand", 35, 22, 8, 0, 256, 0);
+  clips[n_clips++] = clip_random ("rand", 720, 576, 8, 0, 256, 0);
+  /* low amplitude with repeated frames: ties, diff == 0, small deltas */
+  clips[n_clips++] = clip_random ("rand-lowamp", 48, 30, 10, 100, 4, 3);
+  /* extremes only: exercises clipping of the cubic interpolators */
+  clips[n_clips] = clip_random ("rand-0/255", 40, 26, 8, 0, 2, 4);
+  {
+    size_t k, size = geometry_420 (40, 26).frame_size * clips[n_clips].n;
+
+    for (k = 0; k < size; k++)
+      clips[n_clips].data[k] = clips[n_clips].data[k] ? 255 : 0;
+  }
+  n_clips++;
+  if (clip_lavfi (&clips[n_clips], "testsrc2", "testsrc2=size=176x144:rate=25",
+          176, 144, 10) == 0)
+    natural = n_clips++;
+  else
+    fail ("could not render testsrc2");
+  if (clip_lavfi (&clips[n_clips], "testsrc2-odd",
+          "testsrc2=size=80x56:rate=25,crop=75:51:0:0:exact=1", 75, 51, 8) == 0)
+    n_clips++;
+  else
+    fail ("could not render odd-sized testsrc2");
+
+  for (i = 0; i < n_clips; i++)
+    compare_clip (&clips[i]);
+
+  /* field order from the frames (setfield) instead of the parity option */
+  cfg.use_setfield = 1;
+  for (i = 0; i < 2 && natural >= 0; i++) {
+    cfg.tff = i;
+    cfg.filter = "yadif";
+    cfg.mode = 1;
+    compare_config (&clips[natural], &cfg);
+    cfg.filter = "bwdif";
+    cfg.mode = 1;
+    compare_config (&clips[natural], &cfg);
+    cfg.mode = 0;
+    compare_config (&clips[natural], &cfg);
+  }
+
+  for (i = 0; i < n_clips; i++)
+    free (clips[i].data);
+  cleanup_tmp ();
+
+  printf ("FFmpeg comparison: %ld output frames, %ld samples, "
+      "%ld mismatches\n", total_outputs, total_samples, total_mismatches);
+}
+
+int
+main (void)
+{
+  const char *req = getenv ("CFX_REQUIRE_FFMPEG");
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+
+  kat_linear ();
+  kat_ela ();
+  kat_constant ();
+  kat_yadif_direction ();
+  kat_bwdif ();
+  if (failures) {
+    fprintf (stderr, "%d known-answer failures\n", failures);
+    return 1;
+  }
+  printf ("known-answer tests: ok\n");
+
+  if (!ffmpeg_available ()) {
+    if (req && strcmp (req, "1") == 0) {
+      fprintf (stderr, "FAIL: ffmpeg not found and CFX_REQUIRE_FFMPEG=1\n");
+      return 1;
+    }
+    printf ("SKIP ffmpeg comparison\n");
+    return 0;
+  }
+
+  ffmpeg_comparison ();
+  if (failures) {
+    fprintf (stderr, "%d failures\n", failures);
+    return 1;
+  }
+  printf ("PASS\n");
+  return 0;
+}
