@@ -1,0 +1,570 @@
+/* gst-cudafx benchmark: prints tables of
+ *   - the machine's limits: device copy bandwidth, pinned copy rates;
+ *   - cudaupload / cudadownload throughput next to the pinned limit;
+ *   - kernel times against their floors (bytes moved / copy bandwidth);
+ *   - whole pipelines in frames per second, ours next to peers.
+ *
+ * A benchmark, never a test: it asserts nothing and always exits 0 unless
+ * it cannot run at all.
+ *
+ *   cudafx-bench [--quick] [SECTION...]     sections: limits transfer luma pipelines
+ *   cudafx-bench --pipeline "LAUNCH" N     frames/s of one launch line (used for peers)
+ */
+#include <gst/gst.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+#include <gst/cudafx.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "cudafx-kernels.h"
+#include "cudafx-bench.h"
+
+static gboolean quick;
+double bench_copy_bandwidth;    /* bytes/s, read + write */
+
+#define CHECK(call) do { cudaError_t _e = (call); if (_e != cudaSuccess) { \
+  g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+      cudaGetErrorString (_e)); exit (1); } } while (0)
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+double
+bench_median (double *v, int n)
+{
+  qsort (v, n, sizeof (double), cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int
+bench_reps (int full)
+{
+  return quick ? MAX (full / 5, 3) : full;
+}
+
+/* ---- limits -------------------------------------------------------------- */
+
+static double
+measure_copy_bandwidth (void)
+{
+  const size_t bytes = 512u << 20;
+  void *a, *b;
+  cudaEvent_t e0, e1;
+  double t[10];
+  int i;
+
+  CHECK (cudaMalloc (&a, bytes));
+  CHECK (cudaMalloc (&b, bytes));
+  CHECK (cudaMemset (a, 1, bytes));
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  CHECK (cudaMemcpy (b, a, bytes, cudaMemcpyDeviceToDevice));
+  for (i = 0; i < 10; i++) {
+    float ms;
+    CHECK (cudaEventRecord (e0, 0));
+    CHECK (cudaMemcpyAsync (b, a, bytes, cudaMemcpyDeviceToDevice, 0));
+    CHECK (cudaEventRecord (e1, 0));
+    CHECK (cudaEventSynchronize (e1));
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t[i] = 2.0 * bytes / (ms * 1e-3);
+  }
+  cudaFree (a);
+  cudaFree (b);
+  cudaEventDestroy (e0);
+  cudaEventDestroy (e1);
+  return bench_median (t, 10);
+}
+
+typedef struct
+{
+  const char *name;
+  GstVideoFormat format;
+  int w, h;
+} FrameKind;
+
+static const FrameKind frame_kinds[] = {
+  {"1080p UYVY", GST_VIDEO_FORMAT_UYVY, 1920, 1080},
+  {"1080p I420", GST_VIDEO_FORMAT_I420, 1920, 1080},
+  {"4K UYVY", GST_VIDEO_FORMAT_UYVY, 3840, 2160},
+  {"4K I420", GST_VIDEO_FORMAT_I420, 3840, 2160},
+};
+
+/* A plain cudaMemcpy of one frame from/to pinned memory: the best an
+ * upload or download of that frame can do, per-call overhead included. */
+static double
+pinned_copy_rate (size_t bytes, gboolean up)
+{
+  void *host, *dev;
+  double t[40];
+  int i, n = bench_reps (40);
+
+  CHECK (cudaHostAlloc (&host, bytes, cudaHostAllocPortable));
+  CHECK (cudaMalloc (&dev, bytes));
+  memset (host, 3, bytes);
+  for (i = -3; i < n; i++) {
+    gint64 t0 = g_get_monotonic_time ();
+    if (up)
+      CHECK (cudaMemcpy (dev, host, bytes, cudaMemcpyHostToDevice));
+    else
+      CHECK (cudaMemcpy (host, dev, bytes, cudaMemcpyDeviceToHost));
+    if (i >= 0)
+      t[i] = bytes / ((g_get_monotonic_time () - t0) * 1e-6);
+  }
+  cudaFreeHost (host);
+  cudaFree (dev);
+  return bench_median (t, n);
+}
+
+static double pinned_up[G_N_ELEMENTS (frame_kinds)];
+static double pinned_down[G_N_ELEMENTS (frame_kinds)];
+
+static void
+section_limits (void)
+{
+  guint k;
+  struct cudaDeviceProp prop;
+
+  CHECK (cudaGetDeviceProperties (&prop, 0));
+  bench_copy_bandwidth = measure_copy_bandwidth ();
+  printf ("\n## Machine: %s, %d SMs, %.0f MB L2\n\n", prop.name,
+      prop.multiProcessorCount, prop.l2CacheSize / 1e6);
+  printf ("device-to-device copy: %.2f TB/s (read + write, 512 MB)\n\n",
+      bench_copy_bandwidth / 1e12);
+  printf ("| frame | bytes | pinned up GB/s | pinned down GB/s |\n");
+  printf ("|---|---|---|---|\n");
+  for (k = 0; k < G_N_ELEMENTS (frame_kinds); k++) {
+    GstVideoInfo info;
+    gst_video_info_set_format (&info, frame_kinds[k].format, frame_kinds[k].w,
+        frame_kinds[k].h);
+    pinned_up[k] = pinned_copy_rate (info.size, TRUE);
+    pinned_down[k] = pinned_copy_rate (info.size, FALSE);
+    printf ("| %s | %zu | %.1f | %.1f |\n", frame_kinds[k].name, info.size,
+        pinned_up[k] / 1e9, pinned_down[k] / 1e9);
+  }
+}
+
+/* ---- transfer: the elements alone ---------------------------------------- */
+
+static GstCaps *
+caps_for (const FrameKind * k, gboolean device)
+{
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      gst_video_format_to_string (k->format), "width", G_TYPE_INT, k->w,
+      "height", G_TYPE_INT, k->h, "framerate", GST_TYPE_FRACTION, 25, 1,
+      NULL);
+  if (device)
+    gst_caps_set_features (caps, 0,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_FX, NULL));
+  return caps;
+}
+
+#define POOLED 8
+
+/* cudaupload fed from the pinned pool it proposes, as a producer that
+ * writes into it would: frames per second from first push to the last
+ * copy's completion. */
+static double
+upload_rate (const FrameKind * k, GstBuffer ** device_frames)
+{
+  GstHarness *h = gst_harness_new ("cudafxupload");
+  GstCaps *caps = caps_for (k, FALSE);
+  GstQuery *query;
+  GstBufferPool *pool = NULL;
+  GstBuffer *in[POOLED];
+  int i, n = bench_reps (300);
+  gint64 t0;
+
+  gst_harness_set_src_caps (h, gst_caps_ref (caps));
+  query = gst_query_new_allocation (caps, TRUE);
+  gst_pad_peer_query (h->srcpad, query);
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  gst_query_unref (query);
+  gst_buffer_pool_set_active (pool, TRUE);
+  for (i = 0; i < POOLED; i++) {
+    gst_buffer_pool_acquire_buffer (pool, &in[i], NULL);
+    gst_buffer_memset (in[i], 0, (guint8) (i * 37 + 1), -1);
+  }
+  /* warm up: pools fill, contexts exist */
+  for (i = 0; i < POOLED; i++) {
+    gst_harness_push (h, gst_buffer_ref (in[i]));
+    device_frames[i] = gst_harness_pull (h);
+  }
+  CHECK (cudaDeviceSynchronize ());
+
+  t0 = g_get_monotonic_time ();
+  for (i = 0; i < n; i++) {
+    gst_harness_push (h, gst_buffer_ref (in[i % POOLED]));
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  CHECK (cudaDeviceSynchronize ());
+  t0 = g_get_monotonic_time () - t0;
+
+  for (i = 0; i < POOLED; i++)
+    gst_buffer_unref (in[i]);
+  gst_buffer_pool_set_active (pool, FALSE);
+  gst_object_unref (pool);
+  gst_caps_unref (caps);
+  gst_harness_teardown (h);
+  return n / (t0 * 1e-6);
+}
+
+static double
+download_rate (const FrameKind * k, GstBuffer ** device_frames)
+{
+  GstHarness *h = gst_harness_new ("cudafxdownload");
+  GstCaps *dcaps = caps_for (k, TRUE), *caps = caps_for (k, FALSE);
+  int i, n = bench_reps (300);
+  gint64 t0;
+
+  gst_harness_set_caps (h, dcaps, caps);
+  for (i = 0; i < POOLED; i++) {
+    gst_harness_push (h, gst_buffer_ref (device_frames[i]));
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  t0 = g_get_monotonic_time ();
+  for (i = 0; i < n; i++) {
+    gst_harness_push (h, gst_buffer_ref (device_frames[i % POOLED]));
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  t0 = g_get_monotonic_time () - t0;
+  gst_harness_teardown (h);
+  return n / (t0 * 1e-6);
+}
+
+static void
+section_transfer (void)
+{
+  guint k;
+  int i;
+
+  printf ("\n## cudaupload / cudadownload alone (upload fed from its own "
+      "pinned pool)\n\n");
+  printf ("| frame | upload fps | upload GB/s | %% of pinned | download fps "
+      "| download GB/s | %% of pinned |\n|---|---|---|---|---|---|---|\n");
+  for (k = 0; k < G_N_ELEMENTS (frame_kinds); k++) {
+    GstBuffer *dev[POOLED];
+    GstVideoInfo info;
+    double up, down;
+
+    gst_video_info_set_format (&info, frame_kinds[k].format, frame_kinds[k].w,
+        frame_kinds[k].h);
+    up = upload_rate (&frame_kinds[k], dev);
+    down = download_rate (&frame_kinds[k], dev);
+    for (i = 0; i < POOLED; i++)
+      gst_buffer_unref (dev[i]);
+    printf ("| %s | %.0f | %.1f | %.0f%% | %.0f | %.1f | %.0f%% |\n",
+        frame_kinds[k].name, up, up * info.size / 1e9,
+        100.0 * up * info.size / pinned_up[k], down, down * info.size / 1e9,
+        100.0 * down * info.size / pinned_down[k]);
+  }
+}
+
+/* ---- kernels ------------------------------------------------------------- */
+
+void
+bench_print_kernel_header (const char *title)
+{
+  printf ("\n## %s\n\n| case | us per frame | bytes moved | GB/s | %% of copy "
+      "bandwidth | floor us |\n|---|---|---|---|---|---|\n", title);
+}
+
+void
+bench_print_kernel_row (const char *name, double seconds, double bytes)
+{
+  printf ("| %s | %.1f | %.1f MB | %.0f | %.0f%% | %.1f |\n", name,
+      seconds * 1e6, bytes / 1e6, bytes / seconds / 1e9,
+      100.0 * bytes / seconds / bench_copy_bandwidth,
+      bytes / bench_copy_bandwidth * 1e6);
+}
+
+/* Times launch(i) over rotating buffer sets (so the 50 MB L2 does not hold
+ * the data), median over batches of the mean per launch. */
+double
+bench_time_kernel (void (*launch) (int set, void *data), void *data, int sets)
+{
+  cudaEvent_t e0, e1;
+  double t[15];
+  int b, i, nb = bench_reps (15), per = 20;
+
+  CHECK (cudaEventCreate (&e0));
+  CHECK (cudaEventCreate (&e1));
+  for (i = 0; i < sets; i++)
+    launch (i, data);
+  CHECK (cudaDeviceSynchronize ());
+  for (b = 0; b < nb; b++) {
+    float ms;
+    CHECK (cudaEventRecord (e0, 0));
+    for (i = 0; i < per; i++)
+      launch ((b * per + i) % sets, data);
+    CHECK (cudaEventRecord (e1, 0));
+    CHECK (cudaEventSynchronize (e1));
+    CHECK (cudaEventElapsedTime (&ms, e0, e1));
+    t[b] = ms * 1e-3 / per;
+  }
+  CHECK (cudaGetLastError ());
+  cudaEventDestroy (e0);
+  cudaEventDestroy (e1);
+  return bench_median (t, nb);
+}
+
+/* Enough distinct buffers of @bytes each to exceed 4x the L2 */
+int
+bench_sets_for (size_t bytes)
+{
+  size_t l2 = 50u << 20;
+  int n = (int) ((4 * l2 + bytes - 1) / bytes);
+  return CLAMP (n, 2, 64);
+}
+
+typedef struct
+{
+  CfxPlane src[64], dst[64];
+} LumaData;
+
+static void
+launch_luma (int set, void *data)
+{
+  LumaData *d = data;
+  cfx_luma_from_packed422 (d->dst[set], d->src[set], 0, 0);
+}
+
+static void
+section_luma (void)
+{
+  const int sizes[][2] = { {1920, 1080}, {3840, 2160}, {7680, 4320} };
+  const char *names[] = { "UYVY->Y 1080p", "UYVY->Y 4K", "UYVY->Y 8K" };
+  guint s;
+
+  bench_print_kernel_header ("cudaluma kernel (UYVY -> GRAY8), CUDA events");
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    int w = sizes[s][0], h = sizes[s][1], i;
+    int sp = GST_ROUND_UP_N (w * 2, 256), dp = GST_ROUND_UP_N (w, 256);
+    int sets = bench_sets_for ((size_t) (sp + dp) * h);
+    LumaData *d = g_new0 (LumaData, 1);
+    double t;
+
+    for (i = 0; i < sets; i++) {
+      CHECK (cudaMalloc ((void **) &d->src[i].data, (size_t) sp * h));
+      CHECK (cudaMalloc ((void **) &d->dst[i].data, (size_t) dp * h));
+      CHECK (cudaMemset (d->src[i].data, i + 1, (size_t) sp * h));
+      d->src[i].pitch = sp;
+      d->dst[i].pitch = dp;
+      d->src[i].width = d->dst[i].width = w;
+      d->src[i].height = d->dst[i].height = h;
+    }
+    t = bench_time_kernel (launch_luma, d, sets);
+    bench_print_kernel_row (names[s], t, 3.0 * w * h);
+    for (i = 0; i < sets; i++) {
+      cudaFree (d->src[i].data);
+      cudaFree (d->dst[i].data);
+    }
+    g_free (d);
+  }
+}
+
+/* ---- pipelines ----------------------------------------------------------- */
+
+static gint64 first_buffer_time;
+static guint buffers_seen;
+
+static void
+on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
+{
+  if (buffers_seen++ == 0)
+    first_buffer_time = g_get_monotonic_time ();
+}
+
+/* Frames per second of a launch line ending in "fakesink name=sink", from
+ * the first buffer at the sink to EOS (start-up left out). */
+double
+bench_pipeline_fps (const char *launch)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (launch, &error), *sink;
+  GstBus *bus;
+  GstMessage *msg;
+  double fps = 0;
+
+  if (!pipeline) {
+    g_printerr ("%s: %s\n", launch, error->message);
+    g_clear_error (&error);
+    return 0;
+  }
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  g_object_set (sink, "signal-handoffs", TRUE, "sync", FALSE, NULL);
+  g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), NULL);
+  buffers_seen = 0;
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 300 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS && buffers_seen > 1)
+    fps = (buffers_seen - 1) / ((g_get_monotonic_time () -
+            first_buffer_time) * 1e-6);
+  else if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &error, NULL);
+    g_printerr ("%s: %s\n", launch, error->message);
+    g_clear_error (&error);
+  }
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  return fps;
+}
+
+/* A peer's pipeline in a child process whose registry lacks our plugin, so
+ * "cudaupload" there is gst-plugins-bad's. Returns 0 if it did not run. */
+double
+bench_peer_pipeline_fps (const char *launch)
+{
+  gchar *argv[] = { (gchar *) "/proc/self/exe", (gchar *) "--pipeline",
+    (gchar *) launch, NULL
+  };
+  gchar **envp = g_get_environ ();
+  gchar *out = NULL, *reg;
+  gint status;
+  double fps = 0;
+
+  reg = g_strdup_printf ("%s/cudafx-bench-peer-%d.bin", g_get_tmp_dir (),
+      (int) getpid ());
+  envp = g_environ_setenv (envp, "GST_PLUGIN_PATH_1_0", "", TRUE);
+  envp = g_environ_unsetenv (envp, "GST_PLUGIN_PATH");
+  envp = g_environ_setenv (envp, "GST_REGISTRY_1_0", reg, TRUE);
+  envp = g_environ_setenv (envp, "CUDAFX_BENCH_NO_PLUGIN", "1", TRUE);
+  if (g_spawn_sync (NULL, argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out,
+          NULL, &status, NULL) && status == 0 && out)
+    fps = g_ascii_strtod (out, NULL);
+  g_free (out);
+  g_strfreev (envp);
+  g_unlink (reg);
+  g_free (reg);
+  return fps;
+}
+
+static gboolean
+have_peer_element (const char *factory, const char *plugin)
+{
+  gchar *launch = g_strdup_printf ("videotestsrc num-buffers=3 ! %s ! "
+      "fakesink name=sink", factory);
+  double fps = bench_peer_pipeline_fps (launch);
+  g_free (launch);
+  return fps > 0;
+}
+
+static void
+section_pipelines (void)
+{
+  const char *kinds[][2] = {
+    {"1080p I420", "format=I420,width=1920,height=1080"},
+    {"1080p UYVY", "format=UYVY,width=1920,height=1080"},
+    {"4K I420", "format=I420,width=3840,height=2160"},
+  };
+  gboolean nvcodec = have_peer_element ("cudaupload ! cudadownload",
+      "nvcodec");
+  int n = bench_reps (600);
+  guint k;
+
+  printf ("\n## Pipelines, frames per second (videotestsrc pattern=black, "
+      "%d frames, first buffer to EOS)\n\n", n);
+  printf ("| frames | source alone | cudafxupload ! cudafxdownload | "
+      "nvcodec cudaupload ! cudadownload | ratio |\n|---|---|---|---|---|\n");
+  for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
+    gchar *src = g_strdup_printf ("videotestsrc num-buffers=%d pattern=black "
+        "! video/x-raw,%s,framerate=1000/1", n, kinds[k][1]);
+    gchar *l0 = g_strdup_printf ("%s ! fakesink name=sink", src);
+    gchar *l1 = g_strdup_printf ("%s ! cudafxupload ! cudafxdownload ! "
+        "fakesink name=sink", src);
+    gchar *l2 = g_strdup_printf ("%s ! cudaupload ! cudadownload ! "
+        "fakesink name=sink", src);
+    double f0 = bench_pipeline_fps (l0), f1 = bench_pipeline_fps (l1);
+    double f2 = nvcodec ? bench_peer_pipeline_fps (l2) : 0;
+
+    if (f2 > 0)
+      printf ("| %s | %.0f | %.0f | %.0f | %.2fx |\n", kinds[k][0], f0, f1,
+          f2, f1 / f2);
+    else
+      printf ("| %s | %.0f | %.0f | (not installed) | - |\n", kinds[k][0],
+          f0, f1);
+    g_free (src);
+    g_free (l0);
+    g_free (l1);
+    g_free (l2);
+  }
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static const struct
+{
+  const char *name;
+  void (*run) (void);
+} sections[] = {
+  {"limits", section_limits},
+  {"transfer", section_transfer},
+  {"luma", section_luma},
+  {"pipelines", section_pipelines},
+};
+
+int
+main (int argc, char **argv)
+{
+  const char *ours = g_getenv ("CUDAFX_PLUGIN");
+  gboolean want[G_N_ELEMENTS (sections)] = { FALSE };
+  gboolean any = FALSE;
+  GstCudaFxContext *ctx;
+  GError *error = NULL;
+  guint s;
+  int i;
+
+  gst_init (&argc, &argv);
+
+  if (argc >= 3 && strcmp (argv[1], "--pipeline") == 0) {
+    printf ("%.2f\n", bench_pipeline_fps (argv[2]));
+    return 0;
+  }
+
+  if (ours) {
+    GstPlugin *plugin = gst_plugin_load_file (ours, &error);
+    if (!plugin) {
+      g_printerr ("cannot load %s: %s\n", ours, error->message);
+      return 1;
+    }
+    gst_object_unref (plugin);
+  }
+  ctx = gst_cuda_fx_context_get (0, &error);
+  if (!ctx) {
+    g_printerr ("cudafx-bench: %s\n", error->message);
+    return 1;
+  }
+
+  for (i = 1; i < argc; i++) {
+    if (strcmp (argv[i], "--quick") == 0) {
+      quick = TRUE;
+      continue;
+    }
+    for (s = 0; s < G_N_ELEMENTS (sections); s++)
+      if (strcmp (argv[i], sections[s].name) == 0)
+        want[s] = any = TRUE;
+  }
+  printf ("# gst-cudafx benchmark\n");
+  /* limits first: the other sections compare with them */
+  for (s = 0; s < G_N_ELEMENTS (sections); s++)
+    if (s == 0 || !any || want[s]) {
+      sections[s].run ();
+      fflush (stdout);
+    }
+  gst_object_unref (ctx);
+  return 0;
+}

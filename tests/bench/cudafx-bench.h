@@ -1,0 +1,19 @@
+/* Shared helpers of the benchmark sections */
+#ifndef CUDAFX_BENCH_H
+#define CUDAFX_BENCH_H
+
+#include <stddef.h>
+
+extern double bench_copy_bandwidth;
+
+double bench_median (double *v, int n);
+int bench_reps (int full);
+int bench_sets_for (size_t bytes);
+double bench_time_kernel (void (*launch) (int set, void *data), void *data,
+    int sets);
+void bench_print_kernel_header (const char *title);
+void bench_print_kernel_row (const char *name, double seconds, double bytes);
+double bench_pipeline_fps (const char *launch);
+double bench_peer_pipeline_fps (const char *launch);
+
+#endif

@@ -1,0 +1,220 @@
+#include "cfx-test.h"
+
+#include <gst/cudafx.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static gchar *registry_file;
+
+static void
+remove_registry (void)
+{
+  if (registry_file) {
+    g_unlink (registry_file);
+    g_free (registry_file);
+    registry_file = NULL;
+  }
+}
+
+gboolean
+cfx_test_load_system_plugin (const gchar * name)
+{
+  const gchar *dir = g_getenv ("CUDAFX_GST_PLUGINS_DIR");
+  gchar *file, *path;
+  GstPlugin *plugin;
+  GError *error = NULL;
+
+  if (!dir)
+    dir = CUDAFX_GST_PLUGINS_DIR;
+  file = g_strdup_printf ("libgst%s.so", name);
+  path = g_build_filename (dir, file, NULL);
+  plugin = gst_plugin_load_file (path, &error);
+  if (!plugin) {
+    g_printerr ("cannot load %s: %s\n", path, error ? error->message : "?");
+    g_clear_error (&error);
+  } else {
+    gst_object_unref (plugin);
+  }
+  g_free (file);
+  g_free (path);
+  return plugin != NULL;
+}
+
+gboolean
+cfx_test_init (int *argc, char ***argv)
+{
+  const gchar *ours = g_getenv ("CUDAFX_PLUGIN");
+  const gchar *system[] = { "coreelements", "videotestsrc", "app",
+    "videoconvertscale", NULL
+  };
+  GstPlugin *plugin;
+  GError *error = NULL;
+  gint fd;
+  guint i;
+
+  /* CUDA does not survive fork: run every test in this process */
+  g_setenv ("CK_FORK", "no", TRUE);
+  /* a fresh registry with only what is loaded below: no gst-plugins-bad */
+  fd = g_file_open_tmp ("cudafx-registry-XXXXXX.bin", &registry_file, NULL);
+  if (fd >= 0)
+    close (fd);
+  g_unlink (registry_file);
+  atexit (remove_registry);
+  g_setenv ("GST_REGISTRY_1_0", registry_file, TRUE);
+  g_setenv ("GST_PLUGIN_SYSTEM_PATH_1_0", "", TRUE);
+  g_setenv ("GST_PLUGIN_PATH_1_0", "", TRUE);
+  g_setenv ("GST_REGISTRY_FORK", "no", TRUE);
+
+  gst_check_init (argc, argv);
+
+  if (!ours)
+    ours = CUDAFX_PLUGIN;
+  plugin = gst_plugin_load_file (ours, &error);
+  if (!plugin) {
+    g_printerr ("cannot load the cudafx plugin %s: %s\n", ours,
+        error ? error->message : "?");
+    g_clear_error (&error);
+    return FALSE;
+  }
+  gst_object_unref (plugin);
+
+  for (i = 0; system[i]; i++) {
+    /* videoconvertscale is videoconvert + videoscale before 1.22 */
+    if (!cfx_test_load_system_plugin (system[i])
+        && g_strcmp0 (system[i], "videoconvertscale") != 0)
+      return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+cfx_test_have_gpu (void)
+{
+  GstCudaFxContext *ctx;
+  GError *error = NULL;
+
+  ctx = gst_cuda_fx_context_get (0, &error);
+  if (!ctx) {
+    g_print ("no GPU: %s\n", error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  gst_object_unref (ctx);
+  return TRUE;
+}
+
+int
+cfx_test_no_gpu_exit (const gchar * suite)
+{
+  if (g_strcmp0 (g_getenv ("CUDAFX_REQUIRE_GPU"), "1") == 0) {
+    g_printerr ("%s: FAIL: no GPU, and CUDAFX_REQUIRE_GPU=1\n", suite);
+    return 1;
+  }
+  g_print ("%s: SKIP: no GPU\n", suite);
+  return CFX_TEST_SKIP;
+}
+
+int
+cfx_test_run_suite (Suite * s)
+{
+  SRunner *sr = srunner_create (s);
+  int failed;
+
+  srunner_set_fork_status (sr, CK_NOFORK);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
+
+void
+cfx_test_fill_random (guint8 * data, gsize size, guint64 seed)
+{
+  guint64 x = seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+  gsize i;
+
+  for (i = 0; i + 8 <= size; i += 8) {
+    guint64 v;
+
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    v = x * 0x2545F4914F6CDD1Dull;
+    memcpy (data + i, &v, 8);
+  }
+  for (; i < size; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    data[i] = (guint8) (x >> 32);
+  }
+}
+
+GstBuffer *
+cfx_test_random_frame (const GstVideoInfo * info, guint64 seed)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  cfx_test_fill_random (map.data, map.size, seed);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_N_PLANES (info),
+      (gsize *) info->offset, (gint *) info->stride);
+  return buf;
+}
+
+gsize
+cfx_test_plane_row_bytes (const GstVideoInfo * info, guint p)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+  const GstVideoFormatInfo *finfo = info->finfo;
+  gint w;
+
+  gst_video_format_info_component (finfo, p, comp);
+  w = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp[0],
+      GST_VIDEO_INFO_WIDTH (info));
+  switch (GST_VIDEO_INFO_FORMAT (info)) {
+    case GST_VIDEO_FORMAT_UYVY:
+    case GST_VIDEO_FORMAT_YUY2:
+      /* whole pixel pairs: an odd width still carries its last pair */
+      return (gsize) GST_ROUND_UP_2 (GST_VIDEO_INFO_WIDTH (info)) * 2;
+    default:
+      return (gsize) w *GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp[0]);
+  }
+}
+
+gboolean
+cfx_test_frames_equal (GstVideoFrame * a, GstVideoFrame * b,
+    const gchar * what)
+{
+  guint p;
+  gint y;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (a); p++) {
+    gsize row = cfx_test_plane_row_bytes (&a->info, p);
+    gint rows = gst_cuda_fx_video_info_plane_height (&a->info, p);
+
+    for (y = 0; y < rows; y++) {
+      const guint8 *ra = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (a, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (a, p);
+      const guint8 *rb = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (b, p) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (b, p);
+
+      if (memcmp (ra, rb, row) != 0) {
+        gsize x;
+        for (x = 0; x < row && ra[x] == rb[x]; x++);
+        g_print ("%s: %s %dx%d plane %u row %d byte %" G_GSIZE_FORMAT
+            ": %u != %u\n", what,
+            GST_VIDEO_INFO_NAME (&a->info), GST_VIDEO_INFO_WIDTH (&a->info),
+            GST_VIDEO_INFO_HEIGHT (&a->info), p, y, x, ra[x], rb[x]);
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}

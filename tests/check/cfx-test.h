@@ -1,0 +1,48 @@
+/* gst-cudafx test support: a fresh registry holding our plugin and the few
+ * GStreamer plugins the tests use (never gst-plugins-bad), GPU detection
+ * with skip (77) or failure (CUDAFX_REQUIRE_GPU=1), and frame helpers. */
+#ifndef CFX_TEST_H
+#define CFX_TEST_H
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+#define CFX_TEST_SKIP 77
+
+/* Call first in main(). Returns FALSE if the environment is broken. */
+gboolean cfx_test_init (int *argc, char ***argv);
+
+/* Loads one GStreamer plugin by name (libgst<name>.so) from the system
+ * plugin directory (CUDAFX_GST_PLUGINS_DIR). */
+gboolean cfx_test_load_system_plugin (const gchar * name);
+
+/* TRUE if a CUDA device is usable. */
+gboolean cfx_test_have_gpu (void);
+
+/* For GPU suites: the exit code to use when there is no GPU. */
+int cfx_test_no_gpu_exit (const gchar * suite);
+
+/* Runs a suite with CK_FORK=no */
+int cfx_test_run_suite (Suite * s);
+
+/* Deterministic fast random bytes */
+void cfx_test_fill_random (guint8 * data, gsize size, guint64 seed);
+
+/* A system-memory video buffer of @info (default layout, with video meta)
+ * filled with random bytes from @seed. */
+GstBuffer *cfx_test_random_frame (const GstVideoInfo * info, guint64 seed);
+
+/* Compares the visible bytes of every plane of two mapped frames; reports
+ * the first difference with g_print and returns FALSE on any. */
+gboolean cfx_test_frames_equal (GstVideoFrame * a, GstVideoFrame * b,
+    const gchar * what);
+
+/* Byte count of the visible part of row of plane @p */
+gsize cfx_test_plane_row_bytes (const GstVideoInfo * info, guint p);
+
+G_END_DECLS
+
+#endif
