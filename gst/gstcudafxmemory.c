@@ -186,6 +186,21 @@ gst_cuda_fx_memory_end_write (GstMemory * mem, cudaStream_t stream)
 }
 
 gboolean
+gst_cuda_fx_memory_write_pending (GstMemory * mem)
+{
+  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
+  gboolean pending;
+
+  g_mutex_lock (&self->lock);
+  pending = self->has_written
+      && cudaEventQuery (self->written) == cudaErrorNotReady;
+  g_mutex_unlock (&self->lock);
+  /* cudaErrorNotReady is not sticky, but clear it for later checks */
+  cudaGetLastError ();
+  return pending;
+}
+
+gboolean
 gst_is_cuda_fx_memory (GstMemory * mem)
 {
   return mem != NULL && mem->allocator != NULL

@@ -56,6 +56,10 @@ cudaError_t gst_cuda_fx_memory_begin_write (GstMemory * mem,
 cudaError_t gst_cuda_fx_memory_end_write (GstMemory * mem,
     cudaStream_t stream);
 
+/* TRUE while the last write enqueued on the memory has not completed on
+ * the GPU (never waits) */
+gboolean gst_cuda_fx_memory_write_pending (GstMemory * mem);
+
 /* Device buffers hold exactly one such memory */
 gboolean gst_is_cuda_fx_buffer (GstBuffer * buffer);
 cudaError_t gst_cuda_fx_buffer_begin_read (GstBuffer * buffer,

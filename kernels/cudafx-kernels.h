@@ -22,6 +22,18 @@ typedef struct
   int height;
 } CfxPlane;
 
+/* One component of a plane: its samples are `step` bytes apart in a row
+ * (1: a planar plane; 2: NV12's U or V, packed 4:2:2 luma; 4: packed 4:2:2
+ * U or V). data points at the first sample; width counts samples. */
+typedef struct
+{
+  uint8_t *data;
+  int pitch;
+  int width;
+  int height;
+  int step;
+} CfxChannel;
+
 /* ---- luma.cu ---------------------------------------------------------- */
 
 /* Packed 4:2:2 (UYVY: y_first = 0, YUY2: y_first = 1) to its luma plane.
@@ -32,4 +44,10 @@ cudaError_t cfx_luma_from_packed422 (CfxPlane dst, CfxPlane src, int y_first,
 #ifdef __cplusplus
 }
 #endif
+
+/* Each element's kernels declare their launch functions beside them */
+#include "blur.h"
+#include "deinterlace.h"
+#include "degrain.h"
+
 #endif /* CUDAFX_KERNELS_H */

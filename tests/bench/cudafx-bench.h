@@ -16,4 +16,9 @@ void bench_print_kernel_row (const char *name, double seconds, double bytes);
 double bench_pipeline_fps (const char *launch);
 double bench_peer_pipeline_fps (const char *launch);
 
+/* sections in their own files */
+void bench_section_blur (void);
+void bench_section_deinterlace (void);
+void bench_section_degrain (void);
+
 #endif

@@ -409,43 +409,80 @@ GST_END_TEST;
 
 /* ---- frames in flight: upload never waits for the GPU ------------------ */
 
-static gint in_flight, max_in_flight;
+static gint in_flight, max_in_flight, left_pending, left_total;
 
 static GstPadProbeReturn
-count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+upload_src_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
-  gint d = GPOINTER_TO_INT (user_data);
-  gint now = g_atomic_int_add (&in_flight, d) + d;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gint now = g_atomic_int_add (&in_flight, 1) + 1;
 
+  /* a copy still running when the frame leaves cudaupload: it did not wait */
+  if (gst_cuda_fx_memory_write_pending (gst_buffer_peek_memory (buf, 0)))
+    g_atomic_int_inc (&left_pending);
+  g_atomic_int_inc (&left_total);
   if (now > g_atomic_int_get (&max_in_flight))
     g_atomic_int_set (&max_in_flight, now);
   return GST_PAD_PROBE_OK;
 }
 
+static GstPadProbeReturn
+download_sink_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  g_atomic_int_add (&in_flight, -1);
+  return GST_PAD_PROBE_OK;
+}
+
 GST_START_TEST (test_frames_in_flight_through_queue)
 {
-  GstElement *pipeline, *up, *down;
+  GstElement *pipeline, *up, *down, *src;
   GstPad *pad;
   GstBus *bus;
   GstMessage *msg;
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBuffer *frame;
+  GstAllocator *allocator;
+  gint i;
 
-  pipeline = gst_parse_launch ("videotestsrc num-buffers=60 pattern=snow ! "
-      "video/x-raw,format=I420,width=3840,height=2160 ! "
+  /* a fast producer (the same frame pushed again and again) and a slow
+   * consumer: upload must run ahead, its copies still in flight */
+  pipeline = gst_parse_launch ("appsrc name=src format=time ! "
       "cudafxupload name=up ! queue max-size-buffers=8 ! "
-      "cudafxdownload name=down ! fakesink sync=false", NULL);
+      "cudafxdownload name=down ! identity sleep-time=2000 ! "
+      "fakesink sync=false", NULL);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   up = gst_bin_get_by_name (GST_BIN (pipeline), "up");
   down = gst_bin_get_by_name (GST_BIN (pipeline), "down");
-  in_flight = max_in_flight = 0;
+  caps = video_caps ("I420", 3840, 2160, NULL);
+  gst_video_info_from_caps (&info, caps);
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  in_flight = max_in_flight = left_pending = left_total = 0;
   pad = gst_element_get_static_pad (up, "src");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_probe,
-      GINT_TO_POINTER (1), NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, upload_src_probe,
+      NULL, NULL);
   gst_object_unref (pad);
   pad = gst_element_get_static_pad (down, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_probe,
-      GINT_TO_POINTER (-1), NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, download_sink_probe,
+      NULL, NULL);
   gst_object_unref (pad);
 
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  /* pinned, as a producer writing into cudaupload's pool would give */
+  allocator = gst_cuda_fx_host_allocator_get ();
+  frame = gst_buffer_new_allocate (allocator, info.size, NULL);
+  gst_object_unref (allocator);
+  gst_buffer_memset (frame, 0, 0x5a, info.size);
+  for (i = 0; i < 40; i++) {
+    GstBuffer *buf = gst_buffer_copy_region (frame, GST_BUFFER_COPY_MEMORY,
+        0, -1);
+    GST_BUFFER_PTS (buf) = i * GST_SECOND / 50;
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src), buf),
+        GST_FLOW_OK);
+  }
+  gst_buffer_unref (frame);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
   bus = gst_element_get_bus (pipeline);
   msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
@@ -454,10 +491,14 @@ GST_START_TEST (test_frames_in_flight_through_queue)
   gst_object_unref (bus);
   gst_element_set_state (pipeline, GST_STATE_NULL);
 
-  g_print ("frames between cudaupload and cudadownload at most: %d\n",
-      max_in_flight);
-  /* upload returned before its copies finished, several times over */
-  fail_unless (max_in_flight >= 3, "only %d frames in flight", max_in_flight);
+  g_print ("frames between cudaupload and cudadownload at most: %d; frames "
+      "leaving cudaupload with their copy still running: %d of %d\n",
+      max_in_flight, left_pending, left_total);
+  fail_unless (max_in_flight >= 4, "only %d frames in flight", max_in_flight);
+  fail_unless (left_pending * 2 >= left_total,
+      "cudaupload waited for its copies: %d of %d pending", left_pending,
+      left_total);
+  gst_object_unref (src);
   gst_object_unref (up);
   gst_object_unref (down);
   gst_object_unref (pipeline);

@@ -1,0 +1,2 @@
+/* blur kernels (in progress) */
+#include "cudafx-kernels.h"

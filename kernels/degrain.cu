@@ -1,0 +1,2 @@
+/* degrain kernels (in progress) */
+#include "cudafx-kernels.h"

@@ -1,0 +1,2 @@
+/* deinterlace kernels (in progress) */
+#include "cudafx-kernels.h"

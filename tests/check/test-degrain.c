@@ -1,0 +1,12 @@
+/* GPU suite for cudadegrain (in progress) */
+#include "cfx-test.h"
+
+int
+main (int argc, char **argv)
+{
+  if (!cfx_test_init (&argc, &argv))
+    return 1;
+  if (!cfx_test_have_gpu ())
+    return cfx_test_no_gpu_exit ("degrain");
+  return 0;
+}

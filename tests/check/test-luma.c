@@ -1,0 +1,217 @@
+/* GPU suite for cudaluma: the kernel against the CPU reference (aligned
+ * and unaligned planes, poisoned outputs), and the element through
+ * cudaupload ! cudaluma ! cudadownload for every format and size. */
+#include "cfx-test.h"
+#include "cfx-reference.h"
+#include "cudafx-kernels.h"
+
+#include <gst/cudafx.h>
+
+static const gchar *formats[] = { "UYVY", "YUY2", "I420", "YV12", "NV12",
+  "Y42B", "Y444", "GRAY8", NULL
+};
+
+static const struct
+{
+  gint w, h;
+} sizes[] = { {1, 1}, {2, 2}, {33, 17}, {1919, 1079}, {1920, 1080},
+{3840, 2160}, {7680, 4320}
+};
+
+#define POISON 0xA5
+
+/* Kernel alone: device planes of the given pitches, output poisoned */
+static gboolean
+kernel_case (gint w, gint h, gint src_pitch, gint dst_pitch, gint y_first,
+    guint64 seed)
+{
+  gsize src_size = (gsize) src_pitch * h, dst_size = (gsize) dst_pitch * h;
+  guint8 *host_src = g_malloc (src_size), *host_dst = g_malloc (dst_size);
+  guint8 *want = g_malloc ((gsize) w * h);
+  CfxPlane dsrc = { NULL, src_pitch, w, h }, ddst = { NULL, dst_pitch, w, h };
+  CfxRefPlane rsrc = { host_src, src_pitch, w, h }, rdst = { want, w, w, h };
+  gboolean ok = TRUE;
+  gint y;
+
+  cfx_test_fill_random (host_src, src_size, seed);
+  /* +16: the unaligned cases start one byte in */
+  fail_unless_equals_int (cudaMalloc ((void **) &dsrc.data, src_size + 16),
+      cudaSuccess);
+  fail_unless_equals_int (cudaMalloc ((void **) &ddst.data, dst_size + 16),
+      cudaSuccess);
+  if (src_pitch % 16)
+    dsrc.data += 1;
+  if (dst_pitch % 16)
+    ddst.data += 1;
+  fail_unless_equals_int (cudaMemcpy (dsrc.data, host_src, src_size,
+          cudaMemcpyHostToDevice), cudaSuccess);
+  fail_unless_equals_int (cudaMemset (ddst.data, POISON, dst_size),
+      cudaSuccess);
+  fail_unless_equals_int (cfx_luma_from_packed422 (ddst, dsrc, y_first, 0),
+      cudaSuccess);
+  fail_unless_equals_int (cudaMemcpy (host_dst, ddst.data, dst_size,
+          cudaMemcpyDeviceToHost), cudaSuccess);
+
+  cfx_ref_luma_from_packed422 (&rdst, &rsrc, y_first);
+  for (y = 0; y < h && ok; y++) {
+    if (memcmp (host_dst + (gsize) y * dst_pitch, want + (gsize) y * w, w)) {
+      g_print ("luma kernel %dx%d pitches %d/%d y_first %d differs in row "
+          "%d\n", w, h, src_pitch, dst_pitch, y_first, y);
+      ok = FALSE;
+    }
+  }
+  if (src_pitch % 16)
+    dsrc.data -= 1;
+  if (dst_pitch % 16)
+    ddst.data -= 1;
+  cudaFree (dsrc.data);
+  cudaFree (ddst.data);
+  g_free (host_src);
+  g_free (host_dst);
+  g_free (want);
+  return ok;
+}
+
+GST_START_TEST (test_luma_kernel_against_reference)
+{
+  guint s;
+  gint y_first;
+  gboolean ok = TRUE;
+
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    gint w = sizes[s].w, h = sizes[s].h;
+    gint src_aligned = GST_ROUND_UP_N (GST_ROUND_UP_2 (w) * 2, 256);
+    gint dst_aligned = GST_ROUND_UP_N (w, 256);
+
+    for (y_first = 0; y_first <= 1; y_first++) {
+      /* the pitched layout of the design: vector path */
+      ok &= kernel_case (w, h, src_aligned, dst_aligned, y_first, s * 2 +
+          y_first);
+      /* tight, odd pitches: the byte-wise path */
+      if ((gsize) w * h < 10000000)
+        ok &= kernel_case (w, h, GST_ROUND_UP_2 (w) * 2 + 3, w + 1, y_first,
+            100 + s);
+    }
+  }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* Expected luma of a host frame, from the reference */
+static guint8 *
+expected_luma (GstVideoFrame * in)
+{
+  gint w = GST_VIDEO_FRAME_WIDTH (in), h = GST_VIDEO_FRAME_HEIGHT (in), y;
+  guint8 *want = g_malloc ((gsize) w * h);
+  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (in);
+
+  if (format == GST_VIDEO_FORMAT_UYVY || format == GST_VIDEO_FORMAT_YUY2) {
+    CfxRefPlane src = { GST_VIDEO_FRAME_PLANE_DATA (in, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), w, h
+    };
+    CfxRefPlane dst = { want, w, w, h };
+    cfx_ref_luma_from_packed422 (&dst, &src,
+        format == GST_VIDEO_FORMAT_YUY2);
+  } else {
+    /* planar: luma is plane 0, as it is */
+    for (y = 0; y < h; y++)
+      memcpy (want + (gsize) y * w,
+          (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, 0) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), w);
+  }
+  return want;
+}
+
+GST_START_TEST (test_luma_element_all_formats_and_sizes)
+{
+  guint f, s, n;
+  gboolean ok = TRUE;
+
+  for (f = 0; formats[f]; f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      GstHarness *h = gst_harness_new_parse ("cudafxupload ! cudaluma ! "
+          "cudafxdownload");
+      gchar *caps_str = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
+          "height=%d,framerate=30/1", formats[f], sizes[s].w, sizes[s].h);
+      GstVideoInfo info, out_info;
+      GstCaps *caps = gst_caps_from_string (caps_str), *outcaps;
+
+      gst_video_info_from_caps (&info, caps);
+      gst_harness_set_src_caps (h, caps);
+      /* consecutive random frames: a byte the kernel misses shows the
+       * previous frame's value */
+      for (n = 0; n < 3; n++) {
+        GstBuffer *inbuf = cfx_test_random_frame (&info, f * 1000 + s * 10 +
+            n), *outbuf;
+        GstVideoFrame in, out;
+        guint8 *want;
+        gint y;
+
+        GST_BUFFER_PTS (inbuf) = n * GST_SECOND / 30;
+        GST_BUFFER_FLAG_SET (inbuf, GST_VIDEO_BUFFER_FLAG_INTERLACED);
+        fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (inbuf)),
+            GST_FLOW_OK);
+        outbuf = gst_harness_pull (h);
+        outcaps = gst_pad_get_current_caps (h->sinkpad);
+        gst_video_info_from_caps (&out_info, outcaps);
+        fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&out_info),
+            GST_VIDEO_FORMAT_GRAY8);
+        fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), sizes[s].w);
+        fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info),
+            sizes[s].h);
+        gst_caps_unref (outcaps);
+        fail_unless_equals_uint64 (GST_BUFFER_PTS (outbuf),
+            GST_BUFFER_PTS (inbuf));
+        fail_unless (GST_BUFFER_FLAG_IS_SET (outbuf,
+                GST_VIDEO_BUFFER_FLAG_INTERLACED));
+
+        gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ);
+        gst_video_frame_map (&out, &out_info, outbuf, GST_MAP_READ);
+        want = expected_luma (&in);
+        for (y = 0; y < sizes[s].h; y++) {
+          if (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&out, 0) +
+                  (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0),
+                  want + (gsize) y * sizes[s].w, sizes[s].w)) {
+            g_print ("cudaluma %s: row %d differs\n", caps_str, y);
+            ok = FALSE;
+            break;
+          }
+        }
+        g_free (want);
+        gst_video_frame_unmap (&out);
+        gst_video_frame_unmap (&in);
+        gst_buffer_unref (outbuf);
+        gst_buffer_unref (inbuf);
+      }
+      g_free (caps_str);
+      gst_harness_teardown (h);
+    }
+  }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+static Suite *
+luma_suite (void)
+{
+  Suite *s = suite_create ("cudaluma (GPU)");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_luma_kernel_against_reference);
+  tcase_add_test (tc, test_luma_element_all_formats_and_sizes);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!cfx_test_init (&argc, &argv))
+    return 1;
+  if (!cfx_test_have_gpu ())
+    return cfx_test_no_gpu_exit ("luma");
+  return cfx_test_run_suite (luma_suite ());
+}
