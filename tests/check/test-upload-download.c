@@ -613,6 +613,46 @@ GST_START_TEST (test_renegotiate_size_midstream)
 
 GST_END_TEST;
 
+GST_START_TEST (test_passthrough_without_memory_change)
+{
+  GstHarness *up = gst_harness_new ("cudafxupload");
+  GstHarness *up2 = gst_harness_new ("cudafxupload");
+  GstHarness *down = gst_harness_new ("cudafxdownload");
+  GstCaps *caps = video_caps ("NV12", 64, 48, NULL);
+  GstCaps *dcaps = gst_caps_copy (caps);
+  GstVideoInfo info;
+  GstBuffer *inbuf, *devbuf, *out;
+
+  gst_caps_set_features (dcaps, 0,
+      gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_FX, NULL));
+  gst_video_info_from_caps (&info, caps);
+  gst_harness_set_src_caps (up, gst_caps_ref (caps));
+  inbuf = cfx_test_random_frame (&info, 4);
+  devbuf = upload_one (up, inbuf);
+
+  /* device frames into cudaupload: the same buffer comes out */
+  gst_harness_set_caps (up2, gst_caps_ref (dcaps), gst_caps_ref (dcaps));
+  out = upload_one (up2, devbuf);
+  fail_unless (out == devbuf);
+  gst_buffer_unref (out);
+
+  /* system memory into cudadownload: likewise */
+  gst_harness_set_caps (down, gst_caps_ref (caps), gst_caps_ref (caps));
+  out = upload_one (down, inbuf);
+  fail_unless (out == inbuf);
+  gst_buffer_unref (out);
+
+  gst_buffer_unref (devbuf);
+  gst_buffer_unref (inbuf);
+  gst_caps_unref (caps);
+  gst_caps_unref (dcaps);
+  gst_harness_teardown (up);
+  gst_harness_teardown (up2);
+  gst_harness_teardown (down);
+}
+
+GST_END_TEST;
+
 static Suite *
 upload_download_suite (void)
 {
@@ -624,6 +664,7 @@ upload_download_suite (void)
   tcase_add_test (tc, test_round_trip_all_formats_and_sizes);
   tcase_add_test (tc, test_interlaced_caps_and_flags_preserved);
   tcase_add_test (tc, test_cpu_map_of_device_memory);
+  tcase_add_test (tc, test_passthrough_without_memory_change);
   /* the stress case passes ten runs in a row */
   tcase_add_loop_test (tc, test_stress_pool_reuse_tee, 0, 10);
   tcase_add_test (tc, test_frames_in_flight_through_queue);
