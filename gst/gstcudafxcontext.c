@@ -97,9 +97,11 @@ gst_cuda_fx_context_class_init (GstCudaFxContextClass * klass)
 static gpointer
 release_thread_func (gpointer data)
 {
-  GAsyncQueue *pending = data;
+  GstCudaFxContext *self = data;
+  GAsyncQueue *pending = g_async_queue_ref (self->pending);
   PendingRelease *item;
 
+  /* no reference to the context: it stops this thread when it goes */
   while ((item = g_async_queue_pop (pending))) {
     if (!item->event) {
       g_free (item);
@@ -108,7 +110,7 @@ release_thread_func (gpointer data)
     /* A failed wait still releases: an error here means the device is
      * lost and nothing will read the memory any more. */
     cudaEventSynchronize (item->event);
-    cudaEventDestroy (item->event);
+    gst_cuda_fx_context_release_event (self, item->event);
     gst_mini_object_unref (item->object);
     g_free (item);
   }
@@ -176,7 +178,7 @@ context_new (gint device_id, GError ** error)
   }
 
   self->release_thread = g_thread_new ("cudafx-release", release_thread_func,
-      g_async_queue_ref (self->pending));
+      self);
 
   GST_INFO_OBJECT (self, "device %d: %s, %d SMs, compute %d.%d", device_id,
       prop.name, prop.multiProcessorCount, prop.major, prop.minor);
@@ -275,18 +277,17 @@ gst_cuda_fx_context_release_after (GstCudaFxContext * context,
 {
   PendingRelease *item;
   cudaEvent_t event;
-  cudaError_t err;
+  cudaError_t err = cudaErrorMemoryAllocation;
 
-  /* Own event, destroyed by the release thread: the pool's events are
-   * recycled under a lock this thread should not contend for. */
-  err = cudaEventCreateWithFlags (&event, cudaEventDisableTiming);
-  if (err == cudaSuccess)
+  event = gst_cuda_fx_context_acquire_event (context);
+  if (event)
     err = cudaEventRecord (event, stream);
   if (err != cudaSuccess) {
     GST_ERROR_OBJECT (context, "cannot track copy completion: %s",
         cudaGetErrorName (err));
     /* Waiting here is safe: the object must not go back while in use */
     cudaStreamSynchronize (stream);
+    gst_cuda_fx_context_release_event (context, event);
     gst_mini_object_unref (object);
     return FALSE;
   }

@@ -348,6 +348,46 @@ bench_sets_for (size_t bytes)
 
 typedef struct
 {
+  void *src[64], *dst[64];
+  size_t bytes;
+} CopyData;
+
+static void
+launch_copy (int set, void *data)
+{
+  CopyData *d = data;
+  cudaMemcpyAsync (d->dst[set], d->src[set], d->bytes,
+      cudaMemcpyDeviceToDevice, 0);
+}
+
+/* A device-to-device cudaMemcpy moving @bytes_moved in all (half read, half
+ * written), timed like the kernels: what a plain copy of that size reaches,
+ * launch and ramp included. */
+void
+bench_copy_row (const char *name, double bytes_moved)
+{
+  CopyData *d = g_new0 (CopyData, 1);
+  int i, sets;
+  double t;
+
+  d->bytes = (size_t) (bytes_moved / 2);
+  sets = bench_sets_for (2 * d->bytes);
+  for (i = 0; i < sets; i++) {
+    CHECK (cudaMalloc (&d->src[i], d->bytes));
+    CHECK (cudaMalloc (&d->dst[i], d->bytes));
+    CHECK (cudaMemset (d->src[i], i, d->bytes));
+  }
+  t = bench_time_kernel (launch_copy, d, sets);
+  bench_print_kernel_row (name, t, bytes_moved);
+  for (i = 0; i < sets; i++) {
+    cudaFree (d->src[i]);
+    cudaFree (d->dst[i]);
+  }
+  g_free (d);
+}
+
+typedef struct
+{
   CfxPlane src[64], dst[64];
 } LumaData;
 
@@ -384,6 +424,7 @@ section_luma (void)
     }
     t = bench_time_kernel (launch_luma, d, sets);
     bench_print_kernel_row (names[s], t, 3.0 * w * h);
+    bench_copy_row ("  cudaMemcpy D2D, same bytes", 3.0 * w * h);
     for (i = 0; i < sets; i++) {
       cudaFree (d->src[i].data);
       cudaFree (d->dst[i].data);

@@ -13,6 +13,7 @@ double bench_time_kernel (void (*launch) (int set, void *data), void *data,
     int sets);
 void bench_print_kernel_header (const char *title);
 void bench_print_kernel_row (const char *name, double seconds, double bytes);
+void bench_copy_row (const char *name, double bytes_moved);
 double bench_pipeline_fps (const char *launch);
 double bench_peer_pipeline_fps (const char *launch);
 

@@ -339,10 +339,10 @@ run_stress (void)
    * reuse is safe only if the read/written events order it. */
   pipeline = gst_parse_launch ("appsrc name=src format=time ! cudafxupload ! "
       "tee name=t "
-      "t. ! queue max-size-buffers=30 ! cudafxdownload ! appsink name=fast "
-      "t. ! queue max-size-buffers=30 ! identity sleep-time=3000 ! "
+      "t. ! queue max-size-buffers=30 max-size-bytes=0 max-size-time=0 ! cudafxdownload ! appsink name=fast "
+      "t. ! queue max-size-buffers=30 max-size-bytes=0 max-size-time=0 ! identity sleep-time=3000 ! "
       "cudafxdownload ! appsink name=slow "
-      "t. ! queue max-size-buffers=30 ! cudaluma ! queue max-size-buffers=30 ! "
+      "t. ! queue max-size-buffers=30 max-size-bytes=0 max-size-time=0 ! cudaluma ! queue max-size-buffers=30 max-size-bytes=0 max-size-time=0 ! "
       "cudafxdownload ! appsink name=luma", &error);
   fail_unless (pipeline != NULL, "%s", error ? error->message : "?");
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
@@ -448,7 +448,7 @@ GST_START_TEST (test_frames_in_flight_through_queue)
   /* a fast producer (the same frame pushed again and again) and a slow
    * consumer: upload must run ahead, its copies still in flight */
   pipeline = gst_parse_launch ("appsrc name=src format=time ! "
-      "cudafxupload name=up ! queue max-size-buffers=8 ! "
+      "cudafxupload name=up ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! "
       "cudafxdownload name=down ! identity sleep-time=2000 ! "
       "fakesink sync=false", NULL);
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
