@@ -197,9 +197,20 @@ gst_cuda_fx_context_get (gint device_id, GError ** error)
 {
   GstCudaFxContext *self;
 
-  if (device_id < 0 || device_id >= MAX_DEVICES) {
+  if (device_id < 0) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
         "Invalid CUDA device id %d", device_id);
+    return NULL;
+  }
+  if (device_id >= MAX_DEVICES) {
+    /* no machine has that many: say what this one has (or lacks) */
+    self = context_new (device_id, error);
+    if (self) {
+      gst_object_unref (self);
+      g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
+          "CUDA device %d requested, but at most %d are supported",
+          device_id, MAX_DEVICES);
+    }
     return NULL;
   }
 

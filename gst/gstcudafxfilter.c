@@ -70,6 +70,15 @@ gst_cuda_fx_filter_get_property (GObject * object, guint prop_id,
 }
 
 static void
+gst_cuda_fx_filter_dispose (GObject * object)
+{
+  /* a context a neighbour or the application set, never started */
+  gst_clear_object (&PRIV (object)->context);
+
+  G_OBJECT_CLASS (gst_cuda_fx_filter_parent_class)->dispose (object);
+}
+
+static void
 gst_cuda_fx_filter_set_context (GstElement * element, GstContext * context)
 {
   GstCudaFxFilterPrivate *priv = PRIV (element);
@@ -159,6 +168,25 @@ gst_cuda_fx_filter_transform_caps (GstBaseTransform * trans,
     ret = tmp;
   }
   return ret;
+}
+
+static gboolean
+gst_cuda_fx_filter_accept_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps)
+{
+  GstVideoInfo info;
+
+  if (!GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)->accept_caps
+      (trans, direction, caps))
+    return FALSE;
+  /* fixed caps that do not describe a frame (no width, ...) would only fail
+   * later, in set_caps */
+  if (gst_caps_is_fixed (caps) && !gst_video_info_from_caps (&info, caps)) {
+    GST_WARNING_OBJECT (trans, "refusing incomplete video caps %"
+        GST_PTR_FORMAT, caps);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 static gboolean
@@ -421,6 +449,7 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
 
   gobject_class->set_property = gst_cuda_fx_filter_set_property;
   gobject_class->get_property = gst_cuda_fx_filter_get_property;
+  gobject_class->dispose = gst_cuda_fx_filter_dispose;
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device ID",
@@ -437,6 +466,7 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
   trans_class->stop = gst_cuda_fx_filter_stop;
   trans_class->query = gst_cuda_fx_filter_query;
   trans_class->transform_caps = gst_cuda_fx_filter_transform_caps;
+  trans_class->accept_caps = gst_cuda_fx_filter_accept_caps;
   trans_class->set_caps = gst_cuda_fx_filter_set_caps;
   trans_class->propose_allocation = gst_cuda_fx_filter_propose_allocation;
   trans_class->decide_allocation = gst_cuda_fx_filter_decide_allocation;

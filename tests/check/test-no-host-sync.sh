@@ -1,0 +1,130 @@
+#!/bin/sh
+# No host synchronisation between elements: the host may wait for the GPU
+# only where the CPU must see the bytes. Scans gst/, elements/ and kernels/
+# (comments stripped) for blocking CUDA calls and fails on any outside:
+#   elements/gstcudafxdownload.c  the download (waits for its own copy)
+#   gst/gstcudafxmemory.c         CPU maps of device memory, and freeing
+#   gst/gstcudafxcontext.c        the release thread and its fallback
+# Blocking calls: cuda{Stream,Device,Event,Thread,Ctx}Synchronize, and the
+# synchronous copies and fills (cudaMemcpy*, cudaMemset* without Async),
+# plus their driver-API forms. Every hit is printed as file:line.
+#
+# Usage: CUDAFX_SOURCE_ROOT=/path/to/gst-cudafx test-no-host-sync.sh
+# Exit status: 0 pass, 1 fail.
+set -u
+
+root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
+allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c"
+
+# One extended regular expression over comment-free lines: a call, the name
+# followed by "(", so the ...Async variants never match.
+waits='cuda(Stream|Device|Event|Thread|Ctx)Synchronize|cu(Stream|Ctx|Event)Synchronize'
+copies='cudaMemcpy(2D|3D|Peer|3DPeer|ToSymbol|FromSymbol|ToArray|FromArray|2DToArray|2DFromArray)?'
+fills='cudaMemset(2D|3D)?'
+driver='cuMemcpy(HtoD|DtoH|DtoD|2D|3D|Peer)?(_v2)?|cuMemsetD(8|16|32|2D8|2D16|2D32)(_v2)?'
+sync="(^|[^A-Za-z0-9_])($waits|$copies|$fills|$driver)[[:space:]]*\\("
+
+# Prints FILE with comments blanked (line numbers kept): C block and line
+# comments, leaving string and character literals alone.
+strip_comments () {
+  awk '
+    BEGIN { block = 0 }
+    {
+      line = $0; out = ""; n = length (line); i = 1; str = ""
+      while (i <= n) {
+        c = substr (line, i, 1); c2 = substr (line, i, 2)
+        if (block) {
+          if (c2 == "*/") { block = 0; i += 2 } else i++
+          continue
+        }
+        if (str != "") {
+          out = out c
+          if (c == "\\") { out = out substr (line, i + 1, 1); i += 2; continue }
+          if (c == str) str = ""
+          i++; continue
+        }
+        if (c2 == "/*") { block = 1; out = out " "; i += 2; continue }
+        if (c2 == "//") break
+        if (c == "\"" || c == "'\''") str = c
+        out = out c; i++
+      }
+      print out
+    }' "$1"
+}
+
+# The checker checks itself first: what must and must not match.
+self_test () {
+  bad=0
+  for l in 'cudaStreamSynchronize (stream);' 'err = cudaMemcpy (d, s, n, k);' \
+      'cudaMemcpy2D(a, b, c, d, e, f, g);' 'cudaMemset (p, 0, n);' \
+      'cudaDeviceSynchronize ();' 'x = cudaEventSynchronize (e);' \
+      '  if (cudaMemcpy3D (&p))' 'cuCtxSynchronize ();' 'cuMemcpyHtoD_v2 (a, b, n);'; do
+    printf '%s\n' "$l" | grep -Eq "$sync" || { echo "self-test: missed: $l"; bad=1; }
+  done
+  for l in 'cudaMemcpyAsync (d, s, n, k, stream);' 'cudaMemcpy2DAsync (a);' \
+      'cudaMemsetAsync (p, 0, n, s);' 'cudaStreamWaitEvent (s, e, 0);' \
+      'my_cudaMemcpy (a);' 'cudaStreamSynchronizeLater (s);' 'cudaMemcpyKind k;' \
+      'cudaEventQuery (e);'; do
+    printf '%s\n' "$l" | grep -Eq "$sync" && { echo "self-test: false hit: $l"; bad=1; }
+  done
+  t=$(mktemp) || exit 1
+  printf '%s\n' 'a (); /* cudaDeviceSynchronize (); */ b ();' \
+      '/* a comment' '   cudaStreamSynchronize (s); */' \
+      '// cudaMemcpy (a, b, c, d);' 'puts ("/* not a comment"); cudaMemset (p, 0, n);' \
+      'c = '"'"'"'"'"'; cudaMemcpy (a, b, c, d);' > "$t"
+  hits=$(strip_comments "$t" | grep -nE "$sync" | cut -d: -f1 | tr '\n' ' ')
+  rm -f "$t"
+  [ "$hits" = "5 6 " ] || { echo "self-test: comment stripping found lines '$hits', want '5 6 '"; bad=1; }
+  return $bad
+}
+
+if ! self_test; then
+  echo "FAIL: the checker itself is broken"
+  exit 1
+fi
+
+for d in gst elements kernels; do
+  if [ ! -d "$root/$d" ]; then
+    echo "FAIL: $root/$d not found (set CUDAFX_SOURCE_ROOT)"
+    exit 1
+  fi
+done
+
+files=$(cd "$root" && find gst elements kernels -type f \
+    \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \
+    -o -name '*.cpp' -o -name '*.cc' \) | LC_ALL=C sort)
+if [ -z "$files" ]; then
+  echo "FAIL: no sources under $root/{gst,elements,kernels}"
+  exit 1
+fi
+
+scanned=0 bad=0 ok=0
+for f in $files; do
+  scanned=$((scanned + 1))
+  hits=$(strip_comments "$root/$f" | grep -nE "$sync") || continue
+  is_allowed=no
+  for a in $allowed; do
+    [ "$f" = "$a" ] && is_allowed=yes
+  done
+  # file:line: text, one per hit
+  out=$(printf '%s\n' "$hits" | while IFS= read -r h; do
+      n=${h%%:*}
+      printf '%s:%s: %s\n' "$f" "$n" "$(sed -n "${n}p" "$root/$f" | sed 's/^[[:space:]]*//')"
+    done)
+  count=$(printf '%s\n' "$hits" | wc -l)
+  if [ $is_allowed = yes ]; then
+    printf '%s\n' "$out" | sed 's/^/allowed  /'
+    ok=$((ok + count))
+  else
+    printf '%s\n' "$out" | sed 's/^/FORBIDDEN /'
+    bad=$((bad + count))
+  fi
+done
+
+echo "$scanned files scanned: $ok host waits in the allowed places, $bad elsewhere"
+if [ $bad -gt 0 ]; then
+  echo "FAIL: host synchronisation outside the download and CPU maps"
+  exit 1
+fi
+echo "PASS"
+exit 0
