@@ -112,6 +112,8 @@ gst_cuda_fx_download_decide_allocation (GstBaseTransform * trans,
   if (gst_query_get_n_allocation_pools (query) > 0)
     gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
   min = MAX (min, 2);
+  if (max && max < min)
+    max = min;
 
   pool = gst_cuda_fx_host_buffer_pool_new (caps, min, max);
   if (!pool) {

@@ -309,6 +309,8 @@ gst_cuda_fx_filter_decide_device_pool (GstCudaFxFilter * filter,
 
   /* frames in flight on the GPU while the host runs ahead */
   min = MAX (min, 2);
+  if (max && max < min)
+    max = min;
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   gst_buffer_pool_config_add_option (config,
