@@ -7,6 +7,7 @@
 #include "gstcudafxupload.h"
 #include "gstcudafxdownload.h"
 #include "gstcudafxluma.h"
+#include "gstcudafxblur.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -25,6 +26,8 @@ plugin_init (GstPlugin * plugin)
       GST_TYPE_CUDA_FX_DOWNLOAD);
   ret &= gst_element_register (plugin, "cudaluma", GST_RANK_NONE,
       GST_TYPE_CUDA_FX_LUMA);
+  ret &= gst_element_register (plugin, "cudablur", GST_RANK_NONE,
+      GST_TYPE_CUDA_FX_BLUR);
 
   return ret;
 }
