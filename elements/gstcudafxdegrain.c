@@ -1,23 +1,715 @@
-/* cudadegrain element (in progress) */
+/**
+ * SECTION:element-cudadegrain
+ * @title: cudadegrain
+ *
+ * Removes noise and film grain from device frames with an undecimated
+ * ("a trous") wavelet: every level splits the picture into a low band and
+ * three detail bands, shrinks the details by how much of them is noise and
+ * sums everything back (shared/algorithms/degrain.md). Each plane (each
+ * component of packed formats) gets its own noise estimate, measured on the
+ * GPU from the finest diagonal band of every frame, so the defaults need no
+ * tuning.
+ *
+ * `shrink=wiener` (the default) applies a local Wiener gain from a 9x9
+ * window; `shrink=soft` is the soft threshold of the original paper's
+ * effect. `strength` scales the noise level, with `luma-strength` and
+ * `chroma-strength` on top; `sigma` replaces the estimate with a fixed
+ * level. `amount` blends the result with the input (to keep some grain),
+ * and `output=noise` gives what was removed (input - result + 128), for
+ * regraining and quality control. All of them may change while playing and
+ * take effect at the next frame.
+ *
+ * The automatic estimate of a frame is read back asynchronously and used
+ * from the following frames on, smoothed by an exponential moving average
+ * (weight 1/8 per new frame); only the first frame after a caps change
+ * waits for its own estimate, once.
+ *
+ * Every second of stream time the element posts an element message named
+ * `cudadegrain`:
+ *
+ * * `timestamp`, `stream-time`, `running-time` (guint64): of the frame;
+ * * `sigma` (GstValueArray of gdouble): the smoothed estimated noise sigma
+ *   of each plane, Y U V order (one value for GRAY8), 8-bit units, 0 while
+ *   unknown;
+ * * `sigma-used` (GstValueArray of gdouble): the sigma applied (the estimate
+ *   or the `sigma` property), before the strengths;
+ * * `automatic` (gboolean): whether the estimate is applied;
+ * * `levels` (gint): the wavelet levels used.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 filesrc location=grainy.mov ! decodebin ! videoconvert ! \
+ *     video/x-raw,format=I420 ! cudafxupload ! cudadegrain ! cudafxdownload ! \
+ *     videoconvert ! autovideosink
+ * ]| Degrains with the automatic noise estimate.
+ * |[
+ * gst-launch-1.0 -m videotestsrc pattern=snow ! video/x-raw,format=UYVY ! \
+ *     cudafxupload ! cudadegrain output=noise ! cudafxdownload ! fakesink
+ * ]| Shows the removed noise and prints the estimates posted every second.
+ */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstcudafxdegrain.h"
+#include "cudafx-kernels.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_degrain_debug);
+#define GST_CAT_DEFAULT gst_cuda_fx_degrain_debug
+
+#define DEFAULT_SHRINK GST_CUDA_FX_DEGRAIN_SHRINK_WIENER
+#define DEFAULT_STRENGTH 1.0
+#define DEFAULT_LUMA_STRENGTH 1.0
+#define DEFAULT_CHROMA_STRENGTH 1.5
+#define DEFAULT_SIGMA 0.0
+#define DEFAULT_LEVELS 0
+#define DEFAULT_AMOUNT 1.0
+#define DEFAULT_OUTPUT GST_CUDA_FX_DEGRAIN_OUTPUT_RESULT
+
+/* weight of a new frame's estimate in the moving average */
+#define EST_SMOOTHING (1.0 / 8.0)
+/* estimates read back at once; a full ring skips a frame's readback */
+#define EST_SLOTS 4
+#define MAX_CH CFX_DEGRAIN_MAX_CHANNELS
+
+enum
+{
+  PROP_0,
+  PROP_SHRINK,
+  PROP_STRENGTH,
+  PROP_LUMA_STRENGTH,
+  PROP_CHROMA_STRENGTH,
+  PROP_SIGMA,
+  PROP_LEVELS,
+  PROP_AMOUNT,
+  PROP_OUTPUT,
+};
 
 struct _GstCudaFxDegrain
 {
   GstCudaFxFilter parent;
+
+  /* properties, under the object lock */
+  GstCudaFxDegrainShrink shrink;
+  gdouble strength;
+  gdouble luma_strength;
+  gdouble chroma_strength;
+  gdouble sigma;
+  gint levels;
+  gdouble amount;
+  GstCudaFxDegrainOutput output;
+
+  /* streaming thread only */
+  CfxDegrainScratch *scratch;
+  gint n_channels;
+  gint width[MAX_CH], height[MAX_CH];
+  gdouble est[MAX_CH];          /* smoothed estimate, < 0: none yet */
+  gboolean synced;              /* the one synchronous estimate is done */
+  gint *host_est;               /* pinned: (EST_SLOTS + 1) x MAX_CH ints */
+  cudaEvent_t events[EST_SLOTS + 1];
+  gboolean pending[EST_SLOTS];
+  guint head, tail;             /* FIFO of pending readbacks */
+  GstClockTime next_post;       /* stream time of the next message */
+  guint64 frames;
 };
 
 G_DEFINE_TYPE (GstCudaFxDegrain, gst_cuda_fx_degrain, GST_TYPE_CUDA_FX_FILTER);
 
+GType
+gst_cuda_fx_degrain_shrink_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_FX_DEGRAIN_SHRINK_WIENER,
+        "Local Wiener gain over a 9x9 window (best quality)", "wiener"},
+    {GST_CUDA_FX_DEGRAIN_SHRINK_SOFT,
+        "Soft threshold (the original paper's effect)", "soft"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaFxDegrainShrink", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_fx_degrain_output_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_FX_DEGRAIN_OUTPUT_RESULT, "The degrained picture", "result"},
+    {GST_CUDA_FX_DEGRAIN_OUTPUT_NOISE,
+        "What was removed: input - result + 128", "noise"},
+    {0, NULL, NULL},
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaFxDegrainOutput", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+
+/* ---- state ----------------------------------------------------------- */
+
+static void
+reset_estimates (GstCudaFxDegrain * self)
+{
+  guint i;
+
+  for (i = 0; i < MAX_CH; i++)
+    self->est[i] = -1.0;
+  for (i = 0; i < EST_SLOTS; i++)
+    self->pending[i] = FALSE;
+  self->head = self->tail = 0;
+  self->synced = FALSE;
+  self->next_post = GST_CLOCK_TIME_NONE;
+  self->frames = 0;
+}
+
+/* Frees the scratch, the pinned readback area and the events. cudaFree and
+ * cudaFreeHost wait for the work that still uses them. */
+static void
+free_resources (GstCudaFxDegrain * self)
+{
+  guint i;
+
+  if (self->scratch) {
+    cfx_degrain_scratch_free (self->scratch);
+    self->scratch = NULL;
+  }
+  for (i = 0; i < EST_SLOTS + 1; i++) {
+    if (self->events[i]) {
+      cudaEventDestroy (self->events[i]);
+      self->events[i] = NULL;
+    }
+  }
+  if (self->host_est) {
+    cudaFreeHost (self->host_est);
+    self->host_est = NULL;
+  }
+  self->n_channels = 0;
+  reset_estimates (self);
+}
+
+static gboolean
+gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
+    const GstVideoInfo * in_info, GstCaps * outcaps,
+    const GstVideoInfo * out_info)
+{
+  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
+  gint n = GST_VIDEO_INFO_N_COMPONENTS (in_info), c;
+  gint width[MAX_CH] = { 0 }, height[MAX_CH] = { 0 };
+  gboolean same;
+  cudaError_t err;
+  guint i;
+
+  if (n < 1 || n > MAX_CH) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("%d components are not supported", n));
+    return FALSE;
+  }
+  for (c = 0; c < n; c++) {
+    width[c] = GST_VIDEO_INFO_COMP_WIDTH (in_info, c);
+    height[c] = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
+  }
+
+  same = self->scratch && n == self->n_channels;
+  for (c = 0; same && c < n; c++)
+    same = width[c] == self->width[c] && height[c] == self->height[c];
+  if (same) {
+    reset_estimates (self);
+    return TRUE;
+  }
+
+  err = gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
+      (filter));
+  if (!gst_cuda_fx_check (self, err, "Making the CUDA context current"))
+    return FALSE;
+  free_resources (self);
+
+  err = cfx_degrain_scratch_new (&self->scratch, n, width, height);
+  if (!gst_cuda_fx_check (self, err, "Allocating the degrain scratch for "
+          "%dx%d %s frames", GST_VIDEO_INFO_WIDTH (in_info),
+          GST_VIDEO_INFO_HEIGHT (in_info),
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info))))
+    goto fail;
+  err = cudaHostAlloc ((void **) &self->host_est, (EST_SLOTS + 1) * MAX_CH *
+      sizeof (gint), cudaHostAllocDefault);
+  if (!gst_cuda_fx_check (self, err, "Allocating pinned memory for the "
+          "noise estimates"))
+    goto fail;
+  for (i = 0; i < EST_SLOTS + 1; i++) {
+    err = cudaEventCreateWithFlags (&self->events[i], cudaEventDisableTiming);
+    if (!gst_cuda_fx_check (self, err, "Creating a CUDA event"))
+      goto fail;
+  }
+  self->n_channels = n;
+  for (c = 0; c < MAX_CH; c++) {
+    self->width[c] = width[c];
+    self->height[c] = height[c];
+  }
+  GST_DEBUG_OBJECT (self, "%d channels, %" G_GSIZE_FORMAT " bytes of scratch",
+      n, cfx_degrain_scratch_bytes (self->scratch));
+  return TRUE;
+
+fail:
+  free_resources (self);
+  return FALSE;
+}
+
+static gboolean
+gst_cuda_fx_degrain_stop (GstBaseTransform * trans)
+{
+  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (trans);
+  GstCudaFxContext *ctx = gst_cuda_fx_filter_get_context
+      (GST_CUDA_FX_FILTER (trans));
+
+  if (ctx)
+    gst_cuda_fx_context_make_current (ctx);
+  free_resources (self);
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_degrain_parent_class)->stop
+      (trans);
+}
+
+/* ---- noise estimates ------------------------------------------------- */
+
+static void
+fold_estimate (GstCudaFxDegrain * self, const gint * medians, gboolean first)
+{
+  gint c;
+
+  for (c = 0; c < self->n_channels; c++) {
+    gdouble s;
+
+    if (medians[c] < 0)
+      continue;                 /* no tile counted: keep what we had */
+    s = cfx_degrain_sigma_from_median (medians[c]);
+    if (first || self->est[c] < 0.0)
+      self->est[c] = s;
+    else
+      self->est[c] += EST_SMOOTHING * (s - self->est[c]);
+  }
+}
+
+/* Takes in the readbacks that have completed, oldest first; never waits */
+static gboolean
+collect_estimates (GstCudaFxDegrain * self)
+{
+  while (self->pending[self->head]) {
+    cudaError_t err = cudaEventQuery (self->events[self->head]);
+
+    if (err == cudaErrorNotReady)
+      break;
+    if (!gst_cuda_fx_check (self, err, "Reading the noise estimate back"))
+      return FALSE;
+    fold_estimate (self, self->host_est + self->head * MAX_CH, FALSE);
+    self->pending[self->head] = FALSE;
+    self->head = (self->head + 1) % EST_SLOTS;
+  }
+  return TRUE;
+}
+
+/* Enqueues the copy of this frame's estimate into the next free slot */
+static gboolean
+queue_readback (GstCudaFxDegrain * self, cudaStream_t stream)
+{
+  guint slot = self->tail;
+  cudaError_t err;
+
+  if (self->pending[slot]) {
+    GST_LOG_OBJECT (self, "readback ring full, skipping this estimate");
+    return TRUE;
+  }
+  err = cudaMemcpyAsync (self->host_est + slot * MAX_CH,
+      cfx_degrain_estimate_device (self->scratch),
+      self->n_channels * sizeof (gint), cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaEventRecord (self->events[slot], stream);
+  if (!gst_cuda_fx_check (self, err, "Queueing the noise estimate readback"))
+    return FALSE;
+  self->pending[slot] = TRUE;
+  self->tail = (slot + 1) % EST_SLOTS;
+  return TRUE;
+}
+
+/* The first frame's own estimate: the only host wait of the element */
+static gboolean
+estimate_now (GstCudaFxDegrain * self, const CfxChannel * src,
+    cudaStream_t stream)
+{
+  gint *host = self->host_est + EST_SLOTS * MAX_CH;
+  cudaEvent_t ev = self->events[EST_SLOTS];
+  cudaError_t err;
+
+  err = cfx_degrain_estimate (src, self->n_channels, self->scratch, stream);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync (host, cfx_degrain_estimate_device (self->scratch),
+        self->n_channels * sizeof (gint), cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = cudaEventRecord (ev, stream);
+  if (err == cudaSuccess)
+    err = cudaEventSynchronize (ev);
+  if (!gst_cuda_fx_check (self, err, "Estimating the first frame's noise"))
+    return FALSE;
+  fold_estimate (self, host, TRUE);
+  return TRUE;
+}
+
+/* ---- messages -------------------------------------------------------- */
+
+/* Stream time of a buffer, NONE without a timestamp or a time segment */
+static GstClockTime
+stream_time_of (GstBaseTransform * trans, GstBuffer * buf, GstClockTime * rt)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+
+  if (rt)
+    *rt = GST_CLOCK_TIME_NONE;
+  if (trans->segment.format != GST_FORMAT_TIME
+      || !GST_CLOCK_TIME_IS_VALID (pts))
+    return GST_CLOCK_TIME_NONE;
+  if (rt)
+    *rt = gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, pts);
+  return gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, pts);
+}
+
+static void
+post_message (GstCudaFxDegrain * self, GstBuffer * buf,
+    const gdouble * used, gboolean automatic, gint levels)
+{
+  GstClockTime pts = GST_BUFFER_PTS (buf), stream_time, running_time;
+  GValue est = G_VALUE_INIT, app = G_VALUE_INIT, v = G_VALUE_INIT;
+  GstStructure *s;
+  gint c;
+
+  stream_time = stream_time_of (GST_BASE_TRANSFORM (self), buf, &running_time);
+
+  if (GST_CLOCK_TIME_IS_VALID (stream_time)) {
+    /* the first frame, one second later, or after a jump back */
+    if (GST_CLOCK_TIME_IS_VALID (self->next_post)
+        && stream_time < self->next_post
+        && stream_time + GST_SECOND >= self->next_post)
+      return;
+    self->next_post = stream_time + GST_SECOND;
+  } else {
+    /* no timestamps (or no time segment): every 25th frame */
+    if (self->frames % 25 != 0)
+      return;
+  }
+
+  gst_value_array_init (&est, self->n_channels);
+  gst_value_array_init (&app, self->n_channels);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (c = 0; c < self->n_channels; c++) {
+    g_value_set_double (&v, MAX (self->est[c], 0.0));
+    gst_value_array_append_value (&est, &v);
+    g_value_set_double (&v, used[c]);
+    gst_value_array_append_value (&app, &v);
+  }
+  g_value_unset (&v);
+
+  s = gst_structure_new ("cudadegrain",
+      "timestamp", G_TYPE_UINT64, pts,
+      "stream-time", G_TYPE_UINT64, stream_time,
+      "running-time", G_TYPE_UINT64, running_time,
+      "automatic", G_TYPE_BOOLEAN, automatic,
+      "levels", G_TYPE_INT, levels, NULL);
+  gst_structure_take_value (s, "sigma", &est);
+  gst_structure_take_value (s, "sigma-used", &app);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* ---- processing ------------------------------------------------------ */
+
+static void
+gst_cuda_fx_degrain_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime ts = stream_time_of (trans, buffer, NULL);
+
+  /* controlled properties take their value for this frame */
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (trans), ts);
+}
+
+static CfxChannel
+channel_of (GstVideoFrame * frame, gint comp)
+{
+  CfxChannel ch = {
+    GST_VIDEO_FRAME_COMP_DATA (frame, comp),
+    GST_VIDEO_FRAME_COMP_STRIDE (frame, comp),
+    GST_VIDEO_FRAME_COMP_WIDTH (frame, comp),
+    GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp),
+    GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp),
+  };
+  return ch;
+}
+
+static GstFlowReturn
+gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstVideoFrame * in,
+    GstVideoFrame * out, cudaStream_t stream)
+{
+  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
+  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (in);
+  gint width = GST_VIDEO_FRAME_WIDTH (in), height = GST_VIDEO_FRAME_HEIGHT (in);
+  CfxChannel src[MAX_CH], dst[MAX_CH];
+  CfxDegrainParams params = { 0 };
+  gdouble strength, luma_strength, chroma_strength, sigma, used[MAX_CH];
+  gboolean automatic;
+  cudaError_t err;
+  gint c, n = self->n_channels;
+
+  if (!self->scratch)
+    return GST_FLOW_NOT_NEGOTIATED;
+
+  GST_OBJECT_LOCK (self);
+  params.shrink = self->shrink == GST_CUDA_FX_DEGRAIN_SHRINK_SOFT ?
+      CFX_DEGRAIN_SOFT : CFX_DEGRAIN_WIENER;
+  params.levels = self->levels;
+  params.amount = (gfloat) self->amount;
+  params.output_noise = self->output == GST_CUDA_FX_DEGRAIN_OUTPUT_NOISE;
+  strength = self->strength;
+  luma_strength = self->luma_strength;
+  chroma_strength = self->chroma_strength;
+  sigma = self->sigma;
+  GST_OBJECT_UNLOCK (self);
+
+  /* 4 levels up to 1080p, 5 above */
+  if (params.levels <= 0)
+    params.levels = width > 1920 || height > 1080 ? 5 : 4;
+  automatic = sigma <= 0.0;
+
+  for (c = 0; c < n; c++) {
+    src[c] = channel_of (in, c);
+    dst[c] = channel_of (out, c);
+  }
+
+  if (!collect_estimates (self))
+    return GST_FLOW_ERROR;
+  /* automatic with a plane not estimated yet (the first frame): wait for
+   * this frame's own estimate, once */
+  if (automatic && !self->synced) {
+    gboolean missing = FALSE;
+
+    for (c = 0; c < n; c++)
+      missing |= self->est[c] < 0.0;
+    if (missing && !estimate_now (self, src, stream))
+      return GST_FLOW_ERROR;
+    self->synced = TRUE;
+  }
+
+  for (c = 0; c < n; c++) {
+    used[c] = automatic ? MAX (self->est[c], 0.0) : sigma;
+    params.sigma[c] = (gfloat) used[c];
+    params.strength[c] = (gfloat) (strength * (c == 0 ? luma_strength :
+            chroma_strength));
+  }
+  /* always estimate: it is nearly free, and the message reports it */
+  params.estimate = 1;
+
+  err = cfx_degrain (dst, src, n, &params, self->scratch, stream);
+  if (!gst_cuda_fx_check (self, err, "Degraining a %dx%d %s frame", width,
+          height, gst_video_format_to_string (format)))
+    return GST_FLOW_ERROR;
+
+  /* odd widths of packed 4:2:2: the last pair's second Y lies outside the
+   * picture; pass it through rather than leave the pool's old byte */
+  if ((format == GST_VIDEO_FORMAT_UYVY || format == GST_VIDEO_FORMAT_YUY2)
+      && (width & 1)) {
+    gsize off = (gsize) (width - 1) / 2 * 4 +
+        (format == GST_VIDEO_FORMAT_UYVY ? 3 : 2);
+    err = cudaMemcpy2DAsync ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, 0) +
+        off, GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, 0) + off,
+        GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), 1, height,
+        cudaMemcpyDeviceToDevice, stream);
+    if (!gst_cuda_fx_check (self, err, "Copying the padding column"))
+      return GST_FLOW_ERROR;
+  }
+
+  if (!queue_readback (self, stream))
+    return GST_FLOW_ERROR;
+
+  post_message (self, in->buffer, used, automatic, params.levels);
+  self->frames++;
+  return GST_FLOW_OK;
+}
+
+/* ---- properties ------------------------------------------------------ */
+
+static void
+gst_cuda_fx_degrain_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SHRINK:
+      self->shrink = g_value_get_enum (value);
+      break;
+    case PROP_STRENGTH:
+      self->strength = g_value_get_double (value);
+      break;
+    case PROP_LUMA_STRENGTH:
+      self->luma_strength = g_value_get_double (value);
+      break;
+    case PROP_CHROMA_STRENGTH:
+      self->chroma_strength = g_value_get_double (value);
+      break;
+    case PROP_SIGMA:
+      self->sigma = g_value_get_double (value);
+      break;
+    case PROP_LEVELS:
+      self->levels = g_value_get_int (value);
+      break;
+    case PROP_AMOUNT:
+      self->amount = g_value_get_double (value);
+      break;
+    case PROP_OUTPUT:
+      self->output = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_fx_degrain_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SHRINK:
+      g_value_set_enum (value, self->shrink);
+      break;
+    case PROP_STRENGTH:
+      g_value_set_double (value, self->strength);
+      break;
+    case PROP_LUMA_STRENGTH:
+      g_value_set_double (value, self->luma_strength);
+      break;
+    case PROP_CHROMA_STRENGTH:
+      g_value_set_double (value, self->chroma_strength);
+      break;
+    case PROP_SIGMA:
+      g_value_set_double (value, self->sigma);
+      break;
+    case PROP_LEVELS:
+      g_value_set_int (value, self->levels);
+      break;
+    case PROP_AMOUNT:
+      g_value_set_double (value, self->amount);
+      break;
+    case PROP_OUTPUT:
+      g_value_set_enum (value, self->output);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+#define LIVE_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
+
 static void
 gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
 {
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_fx_degrain_set_property;
+  gobject_class->get_property = gst_cuda_fx_degrain_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_SHRINK,
+      g_param_spec_enum ("shrink", "Shrink",
+          "How detail coefficients are reduced: wiener (local Wiener gain "
+          "over a 9x9 window, the best quality) or soft (soft threshold, the "
+          "original paper's effect)",
+          GST_TYPE_CUDA_FX_DEGRAIN_SHRINK, DEFAULT_SHRINK, LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_STRENGTH,
+      g_param_spec_double ("strength", "Strength",
+          "Multiplies the noise level (estimated or fixed): above 1 removes "
+          "more, below 1 keeps more", 0.0, 4.0, DEFAULT_STRENGTH, LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_LUMA_STRENGTH,
+      g_param_spec_double ("luma-strength", "Luma strength",
+          "Extra multiplier of the noise level of the luma plane",
+          0.0, 4.0, DEFAULT_LUMA_STRENGTH, LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_CHROMA_STRENGTH,
+      g_param_spec_double ("chroma-strength", "Chroma strength",
+          "Extra multiplier of the noise level of the chroma planes "
+          "(1.5 measured best on natural colour images)",
+          0.0, 4.0, DEFAULT_CHROMA_STRENGTH, LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma",
+          "Noise standard deviation in 8-bit units, the same for every "
+          "plane; 0 estimates it per plane from the video (automatic)",
+          0.0, 255.0, DEFAULT_SIGMA, LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_LEVELS,
+      g_param_spec_int ("levels", "Levels",
+          "Wavelet levels: coarser levels remove coarser grain; 0 chooses "
+          "(4 up to 1920x1080, 5 above)", 0, CFX_DEGRAIN_MAX_LEVELS,
+          DEFAULT_LEVELS, LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_AMOUNT,
+      g_param_spec_double ("amount", "Amount",
+          "Blend of result and input: 1 the full result, 0 the input "
+          "(keeps some grain in between)", 0.0, 1.0, DEFAULT_AMOUNT,
+          LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+      g_param_spec_enum ("output", "Output",
+          "result: the degrained picture; noise: what was removed, "
+          "input - result + 128 (for regraining and quality control)",
+          GST_TYPE_CUDA_FX_DEGRAIN_OUTPUT, DEFAULT_OUTPUT, LIVE_FLAGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA FX degrain", "Filter/Effect/Video/Hardware",
+      "Removes noise and grain with a wavelet and an automatic noise "
+      "estimate, on the GPU", "gst-cudafx developers");
+
+  trans_class->stop = gst_cuda_fx_degrain_stop;
+  trans_class->before_transform = gst_cuda_fx_degrain_before_transform;
+  filter_class->set_info = gst_cuda_fx_degrain_set_info;
+  filter_class->process = gst_cuda_fx_degrain_process;
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FX_DEGRAIN_SHRINK, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FX_DEGRAIN_OUTPUT, 0);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_degrain_debug, "cudadegrain", 0,
+      "cudadegrain element");
 }
 
 static void
 gst_cuda_fx_degrain_init (GstCudaFxDegrain * self)
 {
+  self->shrink = DEFAULT_SHRINK;
+  self->strength = DEFAULT_STRENGTH;
+  self->luma_strength = DEFAULT_LUMA_STRENGTH;
+  self->chroma_strength = DEFAULT_CHROMA_STRENGTH;
+  self->sigma = DEFAULT_SIGMA;
+  self->levels = DEFAULT_LEVELS;
+  self->amount = DEFAULT_AMOUNT;
+  self->output = DEFAULT_OUTPUT;
+  reset_estimates (self);
 }

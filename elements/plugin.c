@@ -8,6 +8,7 @@
 #include "gstcudafxdownload.h"
 #include "gstcudafxluma.h"
 #include "gstcudafxblur.h"
+#include "gstcudafxdegrain.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -28,6 +29,8 @@ plugin_init (GstPlugin * plugin)
       GST_TYPE_CUDA_FX_LUMA);
   ret &= gst_element_register (plugin, "cudablur", GST_RANK_NONE,
       GST_TYPE_CUDA_FX_BLUR);
+  ret &= gst_element_register (plugin, "cudadegrain", GST_RANK_NONE,
+      GST_TYPE_CUDA_FX_DEGRAIN);
 
   return ret;
 }

@@ -1,2 +1,901 @@
-/* degrain kernels (in progress) */
+/* Degrain: undecimated ("a trous") wavelet, per-band shrinkage, plain sum.
+ * Definition: tests/reference/degrain.c (the GPU matches it within 1 per
+ * 8-bit sample; soft and identity are the same float operations in the same
+ * order, Wiener differs only by float vs double in the window mean).
+ *
+ * One fused kernel per level, for every channel of the frame in one grid
+ * (channels are flattened into one list of tiles). A block owns a T x T
+ * tile of outputs and keeps everything else in shared memory:
+ *
+ *   A  load the low band C (the 8-bit input at level 0) over the tile plus
+ *      a halo of 4 (the Wiener window) plus R = 1 << level (the split),
+ *      with mirrored coordinates;
+ *   B  split it horizontally into L and H over the rows A loaded and the
+ *      tile plus 4 columns;
+ *   C  (Wiener) split L and H vertically into LH, HL and HH over the tile
+ *      plus 4, square them and sum 9 rows: one thread per column and 8
+ *      rows, sliding down in registers;
+ *   D  per output: sum 9 columns of C's sums (the 9x9 mean of w^2), split
+ *      again at the output (cheaper than keeping the bands), shrink, add
+ *      to the running sum of the shrunk bands, and write the next level's
+ *      low band and that sum, or at the last level the 8-bit result.
+ *
+ * Mirrored loads make the whole tile mirror-consistent: the band computed
+ * at an outside coordinate X from mirrored samples equals the band at
+ * mirror (X) (mirror is even and periodic, so {m(X+R), m(X-R)} equals
+ * {m(m(X)+R), m(m(X)-R)}), which is what the reference's mirrored window
+ * reads. No band image ever goes to global memory.
+ *
+ * Large radii: only the rows and columns X, X - R and X + R of the tile
+ * are needed. The C tile holds them as three strips per axis, which
+ * overlap into one span while R < T + 8 (offset D = min (R, T + 8)).
+ *
+ * Floor and traffic. The operation must read and write each sample once
+ * (2 bytes per sample). The transform moves, per sample: level 0 reads 1
+ * byte and writes 8 (low band, sum), a middle level reads 8 and writes 8,
+ * the last level reads 9 and writes 1: 4K I420 with 5 levels is 12.4
+ * Msamples x 67 bytes = 834 MB, 0.29 ms at 2.9 TB/s. The halo reads come
+ * from L2 (a tile of 32 at R = 16 reads 5x its area); shared memory
+ * traffic, about 50 accesses per sample per level, is the real limit.
+ *
+ * Noise estimate (tests/reference/degrain-estimator.md): at level 0 every
+ * 32 x 32 tile histograms |16 * HH0| (exact integers in float) of its
+ * valid samples in shared memory and writes its lower median; a one-block
+ * kernel per channel takes the 10th percentile of the tile medians, as an
+ * integer, exactly as the reference does. */
 #include "cudafx-kernels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WR CFX_DEGRAIN_WIENER_RADIUS    /* 4 */
+#define WIN (2 * WR + 1)                /* 9 */
+#define EST_TILE CFX_DEGRAIN_EST_TILE   /* 32 */
+#define EST_BINS 2048                   /* |16 * HH0| is 0 .. 2040 */
+#define EST_PERCENTILE_DEN 10
+#define PERC_THREADS 1024
+
+/* ---- scratch --------------------------------------------------------- */
+
+struct _CfxDegrainScratch
+{
+  int n;
+  int width[CFX_DEGRAIN_MAX_CHANNELS];
+  int height[CFX_DEGRAIN_MAX_CHANNELS];
+  int fpitch[CFX_DEGRAIN_MAX_CHANNELS]; /* floats, a multiple of 32 */
+  float *low[CFX_DEGRAIN_MAX_CHANNELS][2];      /* ping-pong low band */
+  float *acc[CFX_DEGRAIN_MAX_CHANNELS]; /* sum of the shrunk bands */
+  int *tile_med;                /* per estimate tile: median or -1 */
+  int tile_off[CFX_DEGRAIN_MAX_CHANNELS];
+  int tiles[CFX_DEGRAIN_MAX_CHANNELS];
+  int *result;                  /* per channel: the percentile M */
+  void *mem;
+  size_t bytes;
+};
+
+/* ---- kernel arguments ------------------------------------------------ */
+
+struct LevelChannel
+{
+  const uint8_t *src;
+  uint8_t *dst;
+  const float *cur;             /* the low band to split (levels > 0) */
+  float *next;                  /* its LL (not the last level) */
+  float *acc;
+  int *tile_med;
+  int src_pitch, src_step, dst_pitch, dst_step;
+  int width, height, fpitch;
+  int blocks_x, block_start;
+  int est_tiles_x, est_tiles_y, est_tw, est_th;
+  float sb[3], sb2[3];          /* thresholds of LH, HL, HH and squares */
+};
+
+struct LevelArgs
+{
+  LevelChannel ch[CFX_DEGRAIN_MAX_CHANNELS];
+  int n_channels;
+  int shrink;
+  int last;
+  int output_noise;
+  int keep_float;
+  float amount;
+};
+
+struct PercentileArgs
+{
+  const int *tile_med;
+  int *result;
+  int off[CFX_DEGRAIN_MAX_CHANNELS];
+  int count[CFX_DEGRAIN_MAX_CHANNELS];
+};
+
+/* ---- device helpers -------------------------------------------------- */
+
+/* cfx_ref_mirror: reflect without repeating the edge, periodic */
+__device__ __forceinline__ int
+mirror (int i, int n)
+{
+  int period;
+
+  if ((unsigned) i < (unsigned) n)
+    return i;
+  if (n <= 1)
+    return 0;
+  period = 2 * (n - 1);
+  i %= period;
+  if (i < 0)
+    i += period;
+  return i < n ? i : period - i;
+}
+
+/* Tile coordinate (relative to the tile's first output) of index i of the
+ * C tile along one axis: three strips of TE at -R, 0, +R around the band
+ * tile [-WR, T + WR), merged into one span when D == R. */
+template < int R, int TE, int D > __device__ __forceinline__ int
+strip_coord (int i)
+{
+  if (D == R)
+    return i - WR - R;
+  int s = i / TE;
+  return i - s * TE - WR + (s - 1) * R;
+}
+
+/* One split, exactly the reference's float operations */
+__device__ __forceinline__ float
+split_high (float x, float p, float m)
+{
+  return (x - (p + m) * 0.5f) * 0.5f;
+}
+
+/* Inclusive block scan of one int per thread; *total gets the sum */
+template < int NT > __device__ __forceinline__ int
+block_scan (int v, int *s_warp, int *total)
+{
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  constexpr int NW = NT / 32;
+  int o;
+
+#pragma unroll
+  for (o = 1; o < 32; o <<= 1) {
+    int n = __shfl_up_sync (0xffffffffu, v, o);
+    if (lane >= o)
+      v += n;
+  }
+  if (lane == 31)
+    s_warp[warp] = v;
+  __syncthreads ();
+  if (warp == 0) {
+    int wv = lane < NW ? s_warp[lane] : 0;
+#pragma unroll
+    for (o = 1; o < 32; o <<= 1) {
+      int n = __shfl_up_sync (0xffffffffu, wv, o);
+      if (lane >= o)
+        wv += n;
+    }
+    if (lane < NW)
+      s_warp[lane] = wv;
+  }
+  __syncthreads ();
+  *total = s_warp[NW - 1];
+  return v + (warp > 0 ? s_warp[warp - 1] : 0);
+}
+
+/* The smallest bin whose cumulative count exceeds rank, from a histogram
+ * of EST_BINS bins in shared memory; every thread of the block calls it
+ * and the one that finds it returns the bin (the others -1). */
+template < int NT > __device__ __forceinline__ int
+histogram_select (const int *hist, int rank, int *s_warp, int *total)
+{
+  constexpr int BPT = EST_BINS / NT;
+  const int base = threadIdx.x * BPT;
+  int local = 0, incl, excl, j;
+
+#pragma unroll
+  for (j = 0; j < BPT; j++)
+    local += hist[base + j];
+  incl = block_scan < NT > (local, s_warp, total);
+  excl = incl - local;
+  if (rank < 0 || rank < excl || rank >= incl)
+    return -1;
+  for (j = 0; j < BPT; j++) {
+    excl += hist[base + j];
+    if (excl > rank)
+      return base + j;
+  }
+  return -1;
+}
+
+/* ---- the level kernel ------------------------------------------------ */
+
+template < int M > struct FloatVec;
+template <> struct FloatVec <4 >
+{
+  typedef float4 T;
+};
+template <> struct FloatVec <2 >
+{
+  typedef float2 T;
+};
+
+template < int R, int T, int NT, bool EST > __global__ void
+__launch_bounds__ (NT)
+degrain_level (const __grid_constant__ LevelArgs a)
+{
+  constexpr int TE = T + 2 * WR;        /* band tile: outputs + window halo */
+  constexpr int D = R < TE ? R : TE;    /* strip offset in the C tile */
+  constexpr int CN = TE + 2 * D;        /* C tile rows and columns */
+  constexpr int CP = CN | 1;            /* odd pitches: no bank conflicts */
+  constexpr int BP = TE | 1;
+  constexpr int K = T == 32 ? 8 : 4;    /* rows per thread in phase C */
+  constexpr int M = T * T / NT;         /* outputs per thread in phase D */
+  constexpr int SEGS = T / M;
+  constexpr int C_SIZE = CN * CP;
+  constexpr int V_SIZE = 3 * T * BP;
+  /* C is dead once L and H exist, so the window sums V reuse it, except
+   * when the estimate still needs the raw samples in phase D */
+  constexpr int R1 = EST ? C_SIZE + V_SIZE :
+      (C_SIZE > V_SIZE ? C_SIZE : V_SIZE);
+  typedef typename FloatVec < M >::T vec;
+
+  __shared__ float s_r1[R1];
+  __shared__ float s_lh[2 * CN * BP];
+  __shared__ int s_hist[EST ? EST_BINS : 1];
+  __shared__ int s_warp[NT / 32];
+
+  float *const s_c = s_r1;
+  float *const s_v = EST ? s_r1 + C_SIZE : s_r1;
+  float *const s_l = s_lh;
+  float *const s_h = s_lh + CN * BP;
+  const int tid = threadIdx.x;
+
+  /* which channel, which tile */
+  int c = 0;
+  if (a.n_channels > 1 && (int) blockIdx.x >= a.ch[1].block_start)
+    c = 1;
+  if (a.n_channels > 2 && (int) blockIdx.x >= a.ch[2].block_start)
+    c = 2;
+  const LevelChannel & ch = a.ch[c];
+  const int b = blockIdx.x - ch.block_start;
+  const int by = b / ch.blocks_x, bx = b - by * ch.blocks_x;
+  const int x0 = bx * T, y0 = by * T;
+  const int w = ch.width, h = ch.height;
+  const bool wiener = a.shrink == CFX_DEGRAIN_WIENER;
+  const bool est_tile = EST && bx < ch.est_tiles_x && by < ch.est_tiles_y;
+  int i;
+
+  /* A: the low band with its halo, mirrored */
+  if (EST)
+    for (i = tid; i < EST_BINS; i += NT)
+      s_hist[i] = 0;
+  for (i = tid; i < CN * CN; i += NT) {
+    int ry = i / CN, rx = i - ry * CN;
+    int gy = mirror (y0 + strip_coord < R, TE, D > (ry), h);
+    int gx = mirror (x0 + strip_coord < R, TE, D > (rx), w);
+    float v;
+
+    if (R == 1)
+      v = __ldg (ch.src + (size_t) gy * ch.src_pitch + (size_t) gx *
+          ch.src_step);
+    else
+      v = __ldg (ch.cur + (size_t) gy * ch.fpitch + gx);
+    s_c[ry * CP + rx] = v;
+  }
+  __syncthreads ();
+
+  /* B: horizontal split over every loaded row, columns [-WR, T + WR) */
+  for (i = tid; i < CN * TE; i += NT) {
+    int ry = i / TE, X = i - ry * TE;
+    const float *row = s_c + ry * CP + X;
+    float x = row[D];
+    float hi = split_high (x, row[2 * D], row[0]);
+
+    s_h[ry * BP + X] = hi;
+    s_l[ry * BP + X] = x - hi;
+  }
+  __syncthreads ();
+
+  /* Vertical split at band-tile row ey (0 .. TE-1), column X */
+#define BANDS(X, ey, LL, LH, HL, HH) do { \
+    const float *l_ = s_l + (ey) * BP + (X), *h_ = s_h + (ey) * BP + (X); \
+    float l0_ = l_[D * BP], h0_ = h_[D * BP]; \
+    LH = split_high (l0_, l_[2 * D * BP], l_[0]); \
+    LL = l0_ - LH; \
+    HH = split_high (h0_, h_[2 * D * BP], h_[0]); \
+    HL = h0_ - HH; \
+  } while (0)
+
+  /* C: vertical sums of w^2 over 9 rows, for T output rows and TE columns.
+   * The first 9 squares become suffix sums, then a prefix slides on. */
+  if (wiener) {
+    for (i = tid; i < TE * (T / K); i += NT) {
+      const int X = i % TE, ey0 = (i / TE) * K;
+      float q0[WIN], q1[WIN], q2[WIN], p0 = 0.f, p1 = 0.f, p2 = 0.f;
+      float *v0 = s_v + ey0 * BP + X, *v1 = v0 + T * BP, *v2 = v1 + T * BP;
+      int j;
+
+#pragma unroll
+      for (j = 0; j < WIN; j++) {
+        float ll, lh, hl, hh;
+        BANDS (X, ey0 + j, ll, lh, hl, hh);
+        (void) ll;
+        q0[j] = lh * lh;
+        q1[j] = hl * hl;
+        q2[j] = hh * hh;
+      }
+#pragma unroll
+      for (j = WIN - 2; j >= 0; j--) {
+        q0[j] += q0[j + 1];
+        q1[j] += q1[j + 1];
+        q2[j] += q2[j + 1];
+      }
+      v0[0] = q0[0];
+      v1[0] = q1[0];
+      v2[0] = q2[0];
+#pragma unroll
+      for (j = WIN; j < K + 2 * WR; j++) {
+        float ll, lh, hl, hh;
+        BANDS (X, ey0 + j, ll, lh, hl, hh);
+        (void) ll;
+        p0 += lh * lh;
+        p1 += hl * hl;
+        p2 += hh * hh;
+        v0[(j - 2 * WR) * BP] = q0[j - 2 * WR] + p0;
+        v1[(j - 2 * WR) * BP] = q1[j - 2 * WR] + p1;
+        v2[(j - 2 * WR) * BP] = q2[j - 2 * WR] + p2;
+      }
+    }
+    __syncthreads ();
+  }
+
+  /* D: M consecutive outputs of one row per thread */
+  {
+    const int y = tid / SEGS, xs = (tid - y * SEGS) * M;
+    const int gy = y0 + y;
+    float e[3][M];
+    float ll[M], res[M];
+    int k, bnd;
+
+    if (wiener) {
+#pragma unroll
+      for (bnd = 0; bnd < 3; bnd++) {
+        const float *vrow = s_v + bnd * T * BP + y * BP + xs;
+        float v[M + 2 * WR];
+#pragma unroll
+        for (k = 0; k < M + 2 * WR; k++)
+          v[k] = vrow[k];
+#pragma unroll
+        for (k = 0; k < M; k++) {
+          float s = 0.f;
+#pragma unroll
+          for (int d = 0; d < WIN; d++)
+            s += v[k + d];
+          e[bnd][k] = s * (1.0f / (WIN * WIN));
+        }
+      }
+    }
+
+    /* the sum so far: level 0 starts it */
+    if (R == 1) {
+#pragma unroll
+      for (k = 0; k < M; k++)
+        res[k] = 0.f;
+    } else {
+      vec av = *(const vec *) (ch.acc + (size_t) gy * ch.fpitch + x0 + xs);
+      const float *ap = (const float *) &av;
+#pragma unroll
+      for (k = 0; k < M; k++)
+        res[k] = ap[k];
+    }
+
+#pragma unroll
+    for (k = 0; k < M; k++) {
+      const int X = xs + k + WR, ey = y + WR;
+      float band[3], hh0;
+
+      BANDS (X, ey, ll[k], band[0], band[1], band[2]);
+      hh0 = band[2];
+#pragma unroll
+      for (bnd = 0; bnd < 3; bnd++) {
+        float wv = band[bnd];
+        if (wiener) {
+          float sb2 = ch.sb2[bnd];
+          float s2 = fmaxf (e[bnd][k] - sb2, 0.f);
+          /* s2 == 0: the gain is 0 (or w is 0 with E); testing s2, not
+           * s2 + sb2, keeps a denormal sb2 out of the fast division */
+          wv = s2 > 0.f ? wv * __fdividef (s2, s2 + sb2) : 0.f;
+        } else if (a.shrink == CFX_DEGRAIN_SOFT) {
+          float m = fabsf (wv) - ch.sb[bnd];
+          wv = m <= 0.f ? 0.f : copysignf (m, wv);
+        }
+        band[bnd] = wv;
+      }
+      res[k] = ((res[k] + band[0]) + band[1]) + band[2];
+
+      if (EST && est_tile && xs + k < ch.est_tw && y < ch.est_th) {
+        /* C-tile index of the output's raw sample: band tile + strip */
+        const float *p = s_c + (ey + D) * CP + X + D;
+        bool valid = true;
+#pragma unroll
+        for (int dy = -1; dy <= 1; dy++)
+#pragma unroll
+          for (int dx = -1; dx <= 1; dx++) {
+            float s = p[dy * CP + dx];
+            valid = valid && s != 0.f && s != 255.f;
+          }
+        if (valid)
+          atomicAdd (&s_hist[(int) fabsf (16.f * hh0)], 1);
+      }
+    }
+
+    if (!a.last) {
+      vec lv, av;
+      float *lp = (float *) &lv, *ap = (float *) &av;
+#pragma unroll
+      for (k = 0; k < M; k++) {
+        lp[k] = ll[k];
+        ap[k] = res[k];
+      }
+      /* the scratch is padded to whole tiles: no bounds */
+      *(vec *) (ch.next + (size_t) gy * ch.fpitch + x0 + xs) = lv;
+      *(vec *) (ch.acc + (size_t) gy * ch.fpitch + x0 + xs) = av;
+    } else {
+      if (a.keep_float) {
+        vec rv;
+        float *rp = (float *) &rv;
+#pragma unroll
+        for (k = 0; k < M; k++)
+          rp[k] = res[k] + ll[k];
+        *(vec *) (ch.acc + (size_t) gy * ch.fpitch + x0 + xs) = rv;
+      }
+      if (gy < h) {
+#pragma unroll
+        for (k = 0; k < M; k++) {
+          const int gx = x0 + xs + k;
+          float in, r, blended, o;
+
+          if (gx >= w)
+            break;
+          r = res[k] + ll[k];
+          /* from global memory: at level 0 the C tile may hold V now */
+          in = __ldg (ch.src + (size_t) gy * ch.src_pitch +
+              (size_t) gx * ch.src_step);
+          /* no contraction: the reference rounds the product */
+          blended = __fadd_rn (in, __fmul_rn (a.amount, r - in));
+          if (a.output_noise)
+            o = roundf (in - blended) + 128.f;
+          else
+            o = roundf (blended);
+          o = fminf (fmaxf (o, 0.f), 255.f);
+          ch.dst[(size_t) gy * ch.dst_pitch + (size_t) gx * ch.dst_step] =
+              (uint8_t) o;
+        }
+      }
+    }
+  }
+#undef BANDS
+
+  /* the estimate tile's lower median of its valid |16 * HH0| */
+  if (EST && est_tile) {
+    int total, m;
+
+    __syncthreads ();
+    m = histogram_select < NT > (s_hist, 0, s_warp, &total);
+    /* the rank needs the total: a second pass over the same histogram */
+    __syncthreads ();
+    if (2 * total >= ch.est_tw * ch.est_th) {
+      m = histogram_select < NT > (s_hist, (total - 1) / 2, s_warp, &total);
+      if (m >= 0)
+        ch.tile_med[by * ch.est_tiles_x + bx] = m;
+    } else if (tid == 0) {
+      ch.tile_med[by * ch.est_tiles_x + bx] = -1;
+    }
+  }
+}
+
+/* ---- the percentile over the tiles ----------------------------------- */
+
+/* One block per channel: the 10th percentile (index (N - 1) / 10 in
+ * ascending order) of the N counting tile medians, by histogram. */
+__global__ void __launch_bounds__ (PERC_THREADS)
+degrain_percentile (const __grid_constant__ PercentileArgs a)
+{
+  __shared__ int hist[EST_BINS];
+  __shared__ int s_warp[PERC_THREADS / 32];
+  const int c = blockIdx.x;
+  const int *med = a.tile_med + a.off[c];
+  int i, total, m;
+
+  for (i = threadIdx.x; i < EST_BINS; i += PERC_THREADS)
+    hist[i] = 0;
+  __syncthreads ();
+  for (i = threadIdx.x; i < a.count[c]; i += PERC_THREADS) {
+    int v = med[i];
+    if (v >= 0)
+      atomicAdd (&hist[v], 1);
+  }
+  __syncthreads ();
+  m = histogram_select < PERC_THREADS > (hist, 0, s_warp, &total);
+  __syncthreads ();
+  if (total == 0) {
+    if (threadIdx.x == 0)
+      a.result[c] = -1;
+    return;
+  }
+  m = histogram_select < PERC_THREADS > (hist,
+      (total - 1) / EST_PERCENTILE_DEN, s_warp, &total);
+  if (m >= 0)
+    a.result[c] = m;
+}
+
+/* ---- host side ------------------------------------------------------- */
+
+/* One 1-D split of a zero-padded impulse response (support stays inside) */
+static void
+split_1d (double *low, double *high, const double *x, int n, int r)
+{
+  for (int i = 0; i < n; i++) {
+    double xp = i + r < n ? x[i + r] : 0.0;
+    double xm = i - r >= 0 ? x[i - r] : 0.0;
+    double hi = (x[i] - (xp + xm) * 0.5) * 0.5;
+
+    high[i] = hi;
+    low[i] = x[i] - hi;
+  }
+}
+
+/* Square root by Newton's iteration, from above: the plugin does not link
+ * libm. Within an ulp of sqrt(), far below what a float threshold sees. */
+static double
+newton_sqrt (double v)
+{
+  double y = v > 1.0 ? v : 1.0, next;
+
+  if (v <= 0.0)
+    return 0.0;
+  for (;;) {
+    next = 0.5 * (y + v / y);
+    if (next >= y)
+      return y;
+    y = next;
+  }
+}
+
+static double
+compute_band_gain (int level, int band)
+{
+  /* the chain up to level 7 reaches 2^8 - 1 samples either side */
+  enum
+  { N = 4 * (1 << (CFX_DEGRAIN_MAX_LEVELS - 1)) + 1 };
+  double x[N] = { 0 }, lo[N], hi[N], na = 0.0, nd = 0.0;
+  int n = 4 * (1 << level) + 1, l, i;
+
+  x[n / 2] = 1.0;
+  for (l = 0; l < level; l++) {
+    split_1d (lo, hi, x, n, 1 << l);
+    memcpy (x, lo, n * sizeof (double));
+  }
+  split_1d (lo, hi, x, n, 1 << level);
+  for (i = 0; i < n; i++) {
+    na += lo[i] * lo[i];
+    nd += hi[i] * hi[i];
+  }
+  return band == 2 ? nd : newton_sqrt (na * nd);
+}
+
+extern "C" double
+cfx_degrain_band_gain (int level, int band)
+{
+  /* thread-safe once: C++ static initialisation */
+  static const struct Gains
+  {
+    double g[CFX_DEGRAIN_MAX_LEVELS][3];
+      Gains ()
+    {
+      for (int l = 0; l < CFX_DEGRAIN_MAX_LEVELS; l++)
+        for (int b = 0; b < 3; b++)
+          g[l][b] = compute_band_gain (l, b);
+    }
+  } gains;
+
+  if (level < 0 || level >= CFX_DEGRAIN_MAX_LEVELS || band < 0 || band > 2)
+    return 0.0;
+  return gains.g[level][band];
+}
+
+extern "C" double
+cfx_degrain_sigma_from_median (int median)
+{
+  if (median < 0)
+    return 0.0;
+  return median / 16.0 / 0.6745 / cfx_degrain_band_gain (0, 2) * 1.07;
+}
+
+static int
+round_up (int v, int m)
+{
+  return (v + m - 1) / m * m;
+}
+
+static int
+est_tiles (int n)
+{
+  if (n <= 0)
+    return 0;
+  return n < EST_TILE ? 1 : n / EST_TILE;
+}
+
+extern "C" cudaError_t
+cfx_degrain_scratch_new (CfxDegrainScratch ** scratch, int n_channels,
+    const int *widths, const int *heights)
+{
+  CfxDegrainScratch *s;
+  size_t floats = 0, off;
+  int c, tiles = 0;
+  cudaError_t err;
+
+  *scratch = NULL;
+  if (n_channels < 1 || n_channels > CFX_DEGRAIN_MAX_CHANNELS)
+    return cudaErrorInvalidValue;
+  s = (CfxDegrainScratch *) calloc (1, sizeof (*s));
+  if (!s)
+    return cudaErrorMemoryAllocation;
+  s->n = n_channels;
+  for (c = 0; c < n_channels; c++) {
+    if (widths[c] < 0 || heights[c] < 0) {
+      free (s);
+      return cudaErrorInvalidValue;
+    }
+    s->width[c] = widths[c];
+    s->height[c] = heights[c];
+    /* whole 32 x 32 tiles: the kernels store without bounds checks */
+    s->fpitch[c] = round_up (widths[c], 32);
+    floats += 3 * (size_t) s->fpitch[c] * round_up (heights[c], 32);
+    s->tile_off[c] = tiles;
+    s->tiles[c] = est_tiles (widths[c]) * est_tiles (heights[c]);
+    tiles += s->tiles[c];
+  }
+
+  s->bytes = floats * sizeof (float) + (size_t) (tiles + 4 +
+      CFX_DEGRAIN_MAX_CHANNELS) * sizeof (int);
+  err = cudaMalloc (&s->mem, s->bytes);
+  if (err != cudaSuccess) {
+    free (s);
+    return err;
+  }
+  /* no memset: it would run on the legacy stream, which a non-blocking
+   * stream does not wait for; and every location is written before it is
+   * read (level 0 covers all tiles of later levels, including padding) */
+
+  off = 0;
+  for (c = 0; c < n_channels; c++) {
+    size_t plane = (size_t) s->fpitch[c] * round_up (s->height[c], 32);
+    s->low[c][0] = (float *) s->mem + off;
+    s->low[c][1] = (float *) s->mem + off + plane;
+    s->acc[c] = (float *) s->mem + off + 2 * plane;
+    off += 3 * plane;
+  }
+  s->result = (int *) ((float *) s->mem + off);
+  s->tile_med = s->result + 4;
+  *scratch = s;
+  return cudaSuccess;
+}
+
+extern "C" void
+cfx_degrain_scratch_free (CfxDegrainScratch * scratch)
+{
+  if (!scratch)
+    return;
+  cudaFree (scratch->mem);
+  free (scratch);
+}
+
+extern "C" size_t
+cfx_degrain_scratch_bytes (const CfxDegrainScratch * scratch)
+{
+  return scratch ? scratch->bytes : 0;
+}
+
+extern "C" const int *
+cfx_degrain_estimate_device (const CfxDegrainScratch * scratch)
+{
+  return scratch->result;
+}
+
+extern "C" cudaError_t
+cfx_degrain_float_result (const CfxDegrainScratch * scratch, int channel,
+    const float **data, int *pitch)
+{
+  if (!scratch || channel < 0 || channel >= scratch->n)
+    return cudaErrorInvalidValue;
+  *data = scratch->acc[channel];
+  *pitch = scratch->fpitch[channel];
+  return cudaSuccess;
+}
+
+/* Tile shapes: 32 x 32 with 256 threads up to R = 16 (at most 45 KB of
+ * static shared memory, 4 blocks per SM), 16 x 16 with 128 threads for
+ * the rare larger radii, whose C tile holds three separate strips. */
+#define BIG_T 32
+#define BIG_NT 256
+#define SMALL_T 16
+#define SMALL_NT 128
+
+static int
+level_tile (int level)
+{
+  return level <= 4 ? BIG_T : SMALL_T;
+}
+
+/* One level's launch. The first launch of each instance asks for the
+ * largest shared-memory carveout (a hint, once): at ~45 KB of static shared
+ * memory per block, 5 blocks of 256 threads then fit an SM of sm_80/sm_90. */
+template < int R, int T, int NT, bool EST > static cudaError_t
+launch_one (int blocks, const LevelArgs & args, cudaStream_t stream)
+{
+  static const cudaError_t hint = cudaFuncSetAttribute ((const void *)
+      degrain_level < R, T, NT, EST >,
+      cudaFuncAttributePreferredSharedMemoryCarveout,
+      cudaSharedmemCarveoutMaxShared);
+
+  if (hint != cudaSuccess)
+    (void) cudaGetLastError ();     /* only a hint: not this launch's error */
+  degrain_level < R, T, NT, EST > <<<blocks, NT, 0, stream >>> (args);
+  return cudaGetLastError ();
+}
+
+static cudaError_t
+launch_level (int level, bool est, int blocks, const LevelArgs & args,
+    cudaStream_t stream)
+{
+  if (blocks == 0)
+    return cudaSuccess;
+  switch (level) {
+    case 0:
+      return est ? launch_one < 1, BIG_T, BIG_NT, true > (blocks, args,
+          stream) : launch_one < 1, BIG_T, BIG_NT, false > (blocks, args,
+          stream);
+    case 1:
+      return launch_one < 2, BIG_T, BIG_NT, false > (blocks, args, stream);
+    case 2:
+      return launch_one < 4, BIG_T, BIG_NT, false > (blocks, args, stream);
+    case 3:
+      return launch_one < 8, BIG_T, BIG_NT, false > (blocks, args, stream);
+    case 4:
+      return launch_one < 16, BIG_T, BIG_NT, false > (blocks, args, stream);
+    case 5:
+      return launch_one < 32, SMALL_T, SMALL_NT, false > (blocks, args,
+          stream);
+    case 6:
+      return launch_one < 64, SMALL_T, SMALL_NT, false > (blocks, args,
+          stream);
+    case 7:
+      return launch_one < 128, SMALL_T, SMALL_NT, false > (blocks, args,
+          stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+static bool
+channel_matches (const CfxChannel * ch, const CfxDegrainScratch * s, int c)
+{
+  return ch->width == s->width[c] && ch->height == s->height[c]
+      && ch->step >= 1 && (ch->width == 0 || ch->height == 0
+      || ch->data != NULL);
+}
+
+static cudaError_t
+launch_percentile (CfxDegrainScratch * s, int n, cudaStream_t stream)
+{
+  PercentileArgs p;
+
+  memset (&p, 0, sizeof (p));
+  p.tile_med = s->tile_med;
+  p.result = s->result;
+  for (int c = 0; c < n; c++) {
+    p.off[c] = s->tile_off[c];
+    p.count[c] = s->tiles[c];
+  }
+  degrain_percentile <<<n, PERC_THREADS, 0, stream >>> (p);
+  return cudaGetLastError ();
+}
+
+/* dst NULL: estimate only (level 0 without shrinkage, nothing written but
+ * the scratch) */
+static cudaError_t
+run (const CfxChannel * dst, const CfxChannel * src, int n,
+    const CfxDegrainParams * p, CfxDegrainScratch * s, cudaStream_t stream)
+{
+  int levels = dst ? p->levels : 1, level, c;
+  bool estimate = !dst || p->estimate;
+  cudaError_t err;
+
+  if (!s || n < 1 || n > s->n || levels < 1
+      || levels > CFX_DEGRAIN_MAX_LEVELS)
+    return cudaErrorInvalidValue;
+  for (c = 0; c < n; c++)
+    if (!channel_matches (&src[c], s, c) || (dst
+            && !channel_matches (&dst[c], s, c)))
+      return cudaErrorInvalidValue;
+
+  for (level = 0; level < levels; level++) {
+    LevelArgs args;
+    int t = level_tile (level), blocks = 0;
+
+    memset (&args, 0, sizeof (args));
+    args.n_channels = n;
+    args.shrink = dst ? p->shrink : CFX_DEGRAIN_IDENTITY;
+    args.last = dst && level == levels - 1;
+    args.output_noise = dst ? p->output_noise : 0;
+    args.keep_float = dst ? p->keep_float : 0;
+    args.amount = dst ? p->amount : 1.0f;
+
+    for (c = 0; c < n; c++) {
+      LevelChannel *lc = &args.ch[c];
+      int bx = (s->width[c] + t - 1) / t, by = (s->height[c] + t - 1) / t;
+
+      lc->src = src[c].data;
+      lc->src_pitch = src[c].pitch;
+      lc->src_step = src[c].step;
+      if (dst) {
+        lc->dst = dst[c].data;
+        lc->dst_pitch = dst[c].pitch;
+        lc->dst_step = dst[c].step;
+      }
+      lc->cur = level > 0 ? s->low[c][(level - 1) & 1] : NULL;
+      lc->next = s->low[c][level & 1];
+      lc->acc = s->acc[c];
+      lc->tile_med = s->tile_med + s->tile_off[c];
+      lc->width = s->width[c];
+      lc->height = s->height[c];
+      lc->fpitch = s->fpitch[c];
+      lc->blocks_x = bx;
+      lc->block_start = blocks;
+      lc->est_tiles_x = est_tiles (s->width[c]);
+      lc->est_tiles_y = est_tiles (s->height[c]);
+      lc->est_tw = s->width[c] < EST_TILE ? s->width[c] : EST_TILE;
+      lc->est_th = s->height[c] < EST_TILE ? s->height[c] : EST_TILE;
+      for (int bnd = 0; bnd < 3; bnd++) {
+        /* as the reference: float (double strength * sigma * gain) */
+        float sb = dst ? (float) ((double) p->strength[c] * p->sigma[c] *
+            cfx_degrain_band_gain (level, bnd)) : 0.f;
+        lc->sb[bnd] = sb;
+        lc->sb2[bnd] = sb * sb;
+      }
+      /* an empty channel gets no blocks; it still occupies its slot */
+      if (bx > 0 && by > 0)
+        blocks += bx * by;
+      else
+        lc->blocks_x = 1;
+    }
+
+    err = launch_level (level, level == 0 && estimate, blocks, args, stream);
+    if (err != cudaSuccess)
+      return err;
+    if (level == 0 && estimate) {
+      err = launch_percentile (s, n, stream);
+      if (err != cudaSuccess)
+        return err;
+    }
+  }
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t
+cfx_degrain (const CfxChannel * dst, const CfxChannel * src, int n_channels,
+    const CfxDegrainParams * params, CfxDegrainScratch * scratch,
+    cudaStream_t stream)
+{
+  if (!dst || !src || !params)
+    return cudaErrorInvalidValue;
+  return run (dst, src, n_channels, params, scratch, stream);
+}
+
+extern "C" cudaError_t
+cfx_degrain_estimate (const CfxChannel * src, int n_channels,
+    CfxDegrainScratch * scratch, cudaStream_t stream)
+{
+  if (!src)
+    return cudaErrorInvalidValue;
+  return run (NULL, src, n_channels, NULL, scratch, stream);
+}

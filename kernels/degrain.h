@@ -1,10 +1,93 @@
-/* degrain kernels: part of cudafx-kernels.h (include that, not this) */
+/* degrain kernels: part of cudafx-kernels.h (include that, not this).
+ *
+ * The undecimated ("a trous") wavelet degrain of shared/algorithms/degrain.md,
+ * defined exactly by tests/reference/degrain.c (cfx_ref_degrain_plane and
+ * cfx_ref_degrain_estimate_sigma): one fused kernel per level for all the
+ * channels of a frame, float32 intermediates in a scratch allocated once. */
 #ifndef CUDAFX_DEGRAIN_H
 #define CUDAFX_DEGRAIN_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#define CFX_DEGRAIN_MAX_CHANNELS 3
+#define CFX_DEGRAIN_MAX_LEVELS 8
+#define CFX_DEGRAIN_WIENER_RADIUS 4     /* the window is 9x9 */
+#define CFX_DEGRAIN_EST_TILE 32         /* noise estimate tiles: 32x32 */
+
+typedef enum
+{
+  CFX_DEGRAIN_WIENER = 0,       /* local Wiener gain over a 9x9 window */
+  CFX_DEGRAIN_SOFT = 1,         /* soft threshold */
+  CFX_DEGRAIN_IDENTITY = 2,     /* no shrinkage: exact reconstruction (tests) */
+} CfxDegrainShrink;
+
+typedef struct
+{
+  CfxDegrainShrink shrink;
+  int levels;                   /* 1 .. CFX_DEGRAIN_MAX_LEVELS */
+  float amount;                 /* 0 .. 1: blend of result and input */
+  int output_noise;             /* 1: write clip (round (in - blended) + 128) */
+  /* per channel: the noise sigma (8-bit units) and its multiplier; the
+   * threshold of band (level, b) is strength * sigma * gain (level, b) */
+  float sigma[CFX_DEGRAIN_MAX_CHANNELS];
+  float strength[CFX_DEGRAIN_MAX_CHANNELS];
+  /* 1: estimate each channel's noise from this frame's level-0 HH band, on
+   * the way; the result is at cfx_degrain_estimate_device() once the
+   * stream has run */
+  int estimate;
+  /* tests: the last level also stores the float result (before the blend
+   * and the rounding) in the scratch, see cfx_degrain_float_result() */
+  int keep_float;
+} CfxDegrainParams;
+
+/* Device scratch for frames of fixed channel sizes: two float images per
+ * channel for the low band (ping-pong), one for the sum of the shrunk
+ * bands, the per-tile noise medians and the estimate. 12 bytes per sample. */
+typedef struct _CfxDegrainScratch CfxDegrainScratch;
+
+/* cudaMalloc's the scratch on the current device (a synchronising call:
+ * once per caps, never per frame). Widths and heights of 0 are allowed. */
+cudaError_t cfx_degrain_scratch_new (CfxDegrainScratch ** scratch,
+    int n_channels, const int *widths, const int *heights);
+void cfx_degrain_scratch_free (CfxDegrainScratch * scratch);
+size_t cfx_degrain_scratch_bytes (const CfxDegrainScratch * scratch);
+
+/* Degrains n_channels (1..3) channels of one frame, each with its own
+ * params->sigma[c] and params->strength[c]. dst[c] and src[c] have the
+ * sizes the scratch was made for (cudaErrorInvalidValue otherwise); only
+ * the samples of dst[c] are written (step-interleaved channels leave the
+ * bytes between them alone). dst must not overlap src. */
+cudaError_t cfx_degrain (const CfxChannel * dst, const CfxChannel * src,
+    int n_channels, const CfxDegrainParams * params,
+    CfxDegrainScratch * scratch, cudaStream_t stream);
+
+/* Only the noise estimate of each channel (the level-0 pass without
+ * shrinkage, then the percentile over the tiles): for a first frame that
+ * must know its own noise before it is processed. */
+cudaError_t cfx_degrain_estimate (const CfxChannel * src, int n_channels,
+    CfxDegrainScratch * scratch, cudaStream_t stream);
+
+/* Device address of the last estimate: n_channels ints, each the
+ * 10th-percentile tile median M of |16 * HH0| (tests/reference/
+ * degrain-estimator.md), -1 where no tile counted. Copy it out
+ * asynchronously; cfx_degrain_sigma_from_median() turns M into sigma. */
+const int *cfx_degrain_estimate_device (const CfxDegrainScratch * scratch);
+
+/* sigma = M / 16 / 0.6745 / gain (0, HH) * 1.07 in 8-bit units; 0 for M < 0 */
+double cfx_degrain_sigma_from_median (int median);
+
+/* Noise gain of band (level, band), band 0 = LH, 1 = HL, 2 = HH: the L2
+ * norm of its response to a unit impulse (computed, not tabulated). */
+double cfx_degrain_band_gain (int level, int band);
+
+/* Tests: the float result of channel c kept by the last cfx_degrain() with
+ * keep_float (pitch in floats). */
+cudaError_t cfx_degrain_float_result (const CfxDegrainScratch * scratch,
+    int channel, const float **data, int *pitch);
 
 #ifdef __cplusplus
 }
