@@ -46,24 +46,15 @@ static GstCaps *
 gst_cuda_fx_download_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *ret;
+  /* sink: device or system memory becomes system memory; src: system
+   * memory comes from device memory, or passes through */
+  GstCaps *ret = direction == GST_PAD_SINK ?
+      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+      FALSE) :
+      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX,
+      TRUE);
 
-  if (direction == GST_PAD_SINK) {
-    /* device or system memory in, system memory out */
-    ret = gst_cuda_fx_caps_set_features (caps,
-        GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
-  } else {
-    ret = gst_cuda_fx_caps_set_features (caps,
-        GST_CAPS_FEATURE_MEMORY_CUDA_FX);
-    ret = gst_caps_merge (ret, gst_caps_ref (caps));
-  }
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
+  ret = gst_cuda_fx_caps_apply_filter (ret, filter);
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
   return ret;

@@ -69,13 +69,7 @@ gst_cuda_fx_luma_transform_caps (GstBaseTransform * trans,
   }
   g_value_unset (&formats);
 
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-  return ret;
+  return gst_cuda_fx_caps_apply_filter (ret, filter);
 }
 
 static gboolean

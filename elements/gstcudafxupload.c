@@ -50,25 +50,15 @@ static GstCaps *
 gst_cuda_fx_upload_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *ret;
+  /* sink: anything becomes device memory; src: device frames come from
+   * system memory, or pass through */
+  GstCaps *ret = direction == GST_PAD_SINK ?
+      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX,
+      FALSE) :
+      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
+      TRUE);
 
-  if (direction == GST_PAD_SINK) {
-    /* anything becomes device memory */
-    ret = gst_cuda_fx_caps_set_features (caps,
-        GST_CAPS_FEATURE_MEMORY_CUDA_FX);
-  } else {
-    /* device frames from system memory, or device frames passed through */
-    ret = gst_cuda_fx_caps_set_features (caps,
-        GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
-    ret = gst_caps_merge (ret, gst_caps_ref (caps));
-  }
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
+  ret = gst_cuda_fx_caps_apply_filter (ret, filter);
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
   return ret;

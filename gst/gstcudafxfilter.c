@@ -154,20 +154,33 @@ gst_cuda_fx_caps_set_features (const GstCaps * caps, const gchar * feature)
   return ret;
 }
 
+GstCaps *
+gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
+    gboolean keep)
+{
+  GstCaps *ret = gst_cuda_fx_caps_set_features (caps, feature);
+
+  return keep ? gst_caps_merge (ret, gst_caps_ref (caps)) : ret;
+}
+
+GstCaps *
+gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret;
+
+  if (!filter)
+    return caps;
+  ret = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return ret;
+}
+
 static GstCaps *
 gst_cuda_fx_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *ret = gst_cuda_fx_caps_set_features (caps,
-      GST_CAPS_FEATURE_MEMORY_CUDA_FX);
-
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-  return ret;
+  return gst_cuda_fx_caps_apply_filter (gst_cuda_fx_caps_set_features (caps,
+          GST_CAPS_FEATURE_MEMORY_CUDA_FX), filter);
 }
 
 static gboolean
