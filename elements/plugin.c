@@ -7,6 +7,7 @@
 #include "gstcudafxupload.h"
 #include "gstcudafxdownload.h"
 #include "gstcudafxluma.h"
+#include "gstcudafxdeinterlace.h"
 #include "gstcudafxblur.h"
 #include "gstcudafxdegrain.h"
 
@@ -27,6 +28,8 @@ plugin_init (GstPlugin * plugin)
       GST_TYPE_CUDA_FX_DOWNLOAD);
   ret &= gst_element_register (plugin, "cudaluma", GST_RANK_NONE,
       GST_TYPE_CUDA_FX_LUMA);
+  ret &= gst_element_register (plugin, "cudadeinterlace", GST_RANK_NONE,
+      GST_TYPE_CUDA_FX_DEINTERLACE);
   ret &= gst_element_register (plugin, "cudablur", GST_RANK_NONE,
       GST_TYPE_CUDA_FX_BLUR);
   ret &= gst_element_register (plugin, "cudadegrain", GST_RANK_NONE,
