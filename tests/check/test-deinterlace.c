@@ -1100,7 +1100,14 @@ expect_refusal (const gchar * props, const gchar * caps_str,
    * A refused sticky event still returns TRUE from gst_pad_push_event
    * (GStreamer leaves the error to the data flow), so the refusal shows in
    * the accept-caps answer and the not-negotiated push below. */
+  gst_pad_push_event (h->srcpad, gst_event_new_stream_start ("refusal"));
   gst_pad_push_event (h->srcpad, gst_event_new_caps (caps));
+  {
+    GstSegment segment;
+
+    gst_segment_init (&segment, GST_FORMAT_TIME);
+    gst_pad_push_event (h->srcpad, gst_event_new_segment (&segment));
+  }
   if (!needle) {
     GstPad *sink = gst_element_get_static_pad (e, "sink");
 
