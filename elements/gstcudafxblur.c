@@ -6,13 +6,16 @@
  * in a time that does not depend on the size of the blur.
  *
  * - `method=gaussian` (the default): `sigma` is the standard deviation in
- *   luma pixels. Up to sigma 8 the blur is the exact separable Gaussian
- *   (kernel radius ceil (3 sigma), normalised, mirrored borders), every
- *   output within 1 of a double-precision reference. Above, it is computed
- *   on a grid decimated by a power of two (sigma / 4 to sigma / 8 samples
- *   per cell, with the cells' first moments) and upsampled with a cubic
- *   B-spline: the same time for sigma 10 or 200, within 1 of the exact
- *   Gaussian on all content tested (before rounding, 0.6 at most).
+ *   luma pixels. Up to sigma 16 on a plane (and at any sigma on planes at
+ *   most 49 pixels across, where the mirrored borders fold the kernel) the
+ *   blur is the exact separable Gaussian (kernel radius ceil (3 sigma),
+ *   normalised, mirrored borders) on the tensor cores, every output within
+ *   1 of a double-precision reference. Above, it is computed on a grid
+ *   decimated by a power of two (sigma / 4 to sigma / 8 samples per cell,
+ *   with the cells' first moments) and upsampled with a cubic B-spline:
+ *   the same time for sigma 20 or 200, within 1 of the exact Gaussian on
+ *   all content tested (before rounding, 0.6 at most). All planes of a
+ *   frame go through one launch per kernel.
  * - `method=box`: the exact mean of a (2 `radius` + 1) square, rounded half
  *   up, for any radius.
  *
@@ -53,6 +56,8 @@
 
 #include "gstcudafxblur.h"
 #include "cudafx-kernels.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_blur_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_blur_debug
@@ -207,18 +212,22 @@ gst_cuda_fx_blur_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
   gsize need = 0;
   cudaError_t err;
   guint c;
+  gint step;
 
   /* enough for every sigma, radius and field mode the properties allow,
-   * so property changes never allocate */
-  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
-    gint w = GST_VIDEO_INFO_COMP_WIDTH (in_info, c);
-    gint h = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
-    gint sx = sub_x (finfo, c), sy = sub_y (finfo, c);
+   * so property changes never allocate; the components of a frame are
+   * blurred in one call, each in its own part of the scratch */
+  for (step = 1; step <= (fields ? 2 : 1); step++) {
+    gsize sum = 0;
 
-    need = MAX (need, cfx_blur_scratch_bound (w, h, sx, sy, 1, MAX_SIGMA));
-    if (fields)
-      need = MAX (need, cfx_blur_scratch_bound (w, h, sx, 2 * sy, 2,
-              MAX_SIGMA));
+    for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
+      gint w = GST_VIDEO_INFO_COMP_WIDTH (in_info, c);
+      gint h = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
+      gint sx = sub_x (finfo, c), sy = sub_y (finfo, c) * step;
+
+      sum += cfx_blur_scratch_bound (w, h, sx, sy, step, MAX_SIGMA);
+    }
+    need = MAX (need, sum);
   }
   if (need <= self->scratch_size)
     return TRUE;
@@ -315,8 +324,9 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstVideoFrame * in,
   GstCudaFxBlurPlanes planes;
   GstCudaFxBlurFields fields;
   gdouble sigma;
-  gint radius, step;
+  gint radius, step, n = 0;
   cudaError_t err = cudaSuccess;
+  CfxBlurChannel channels[GST_VIDEO_MAX_COMPONENTS];
   guint p, c;
 
   /* the properties as they are now, for the whole frame */
@@ -340,24 +350,32 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstVideoFrame * in,
     return GST_FLOW_ERROR;
 
   for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (in); c++) {
-    CfxChannel src = channel_of (in, c), dst = channel_of (out, c);
+    CfxBlurChannel *ch = &channels[n];
     gint sx = sub_x (finfo, c), sy = sub_y (finfo, c) * step;
 
     if (!component_selected (planes, c))
       continue;
-    if (method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN)
-      err = cfx_blur_gaussian (dst, src, sigma / sx, sigma / sy, step,
-          self->scratch, self->scratch_size, stream);
-    else
-      err = cfx_blur_box (dst, src, scale_radius (radius, sx),
-          scale_radius (radius, sy), step, self->scratch, self->scratch_size,
-          stream);
-    if (!gst_cuda_fx_check (filter, err, "Blurring component %u (%dx%d) of "
-            "a %dx%d %s frame", c, src.width, src.height,
-            GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
-            GST_VIDEO_INFO_NAME (&in->info)))
-      return GST_FLOW_ERROR;
+    memset (ch, 0, sizeof (*ch));
+    ch->src = channel_of (in, c);
+    ch->dst = channel_of (out, c);
+    ch->sigma_x = sigma / sx;
+    ch->sigma_y = sigma / sy;
+    ch->radius_x = scale_radius (radius, sx);
+    ch->radius_y = scale_radius (radius, sy);
+    n++;
   }
+  /* every component in one launch per kernel */
+  if (method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN)
+    err = cfx_blur_gaussian_multi (channels, n, step, self->scratch,
+        self->scratch_size, stream);
+  else
+    err = cfx_blur_box_multi (channels, n, step, self->scratch,
+        self->scratch_size, stream);
+  if (!gst_cuda_fx_check (filter, err, "Blurring %d components of a %dx%d "
+          "%s frame (%s)", n, GST_VIDEO_FRAME_WIDTH (in),
+          GST_VIDEO_FRAME_HEIGHT (in), GST_VIDEO_INFO_NAME (&in->info),
+          method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN ? "gaussian" : "box"))
+    return GST_FLOW_ERROR;
   return GST_FLOW_OK;
 }
 
@@ -460,7 +478,7 @@ gst_cuda_fx_blur_class_init (GstCudaFxBlurClass * klass)
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
           "Standard deviation of the Gaussian in luma pixels (scaled to "
-          "subsampled chroma and to fields); up to 8 exact, above computed "
+          "subsampled chroma and to fields); up to 16 exact, above computed "
           "on a decimated grid, in the same time for any sigma",
           MIN_SIGMA, MAX_SIGMA, DEFAULT_SIGMA, flags));
   g_object_class_install_property (gobject_class, PROP_RADIUS,

@@ -8,9 +8,11 @@
  *          in[y - ry]; the row indices follow the mirror incrementally.
  *          A segment starts with a direct sum over its first window, so
  *          segments are at least ry / 2 rows long (at most 4 extra reads
- *          per output) and short enough to fill the GPU: 1080p, ry 100:
- *          1920 x 22 walkers. Sums to 16 bits when 255 (2 ry + 1) fits,
- *          else 32.
+ *          per output, from L2) and short enough to fill the GPU: 1080p,
+ *          ry 100: 1920 x 22 walkers. Rows go 16 at a time (32 in the
+ *          first window): their loads are in flight together, where one
+ *          at a time made the walk wait for memory on every row. Sums to 16 bits when 255
+ *          (2 ry + 1) fits, else 32.
  *   box_h  one block per row: the row of sums to shared memory, a block
  *          prefix scan, then every output is P[x + rx + 1] - P[x - rx] of
  *          the mirrored row's prefix, which is periodic (period 2 (w - 1))
@@ -18,6 +20,9 @@
  *          uint32 arithmetic wraps, which is exact because the box sum
  *          itself stays below 2^32; the mean is rounded by an fp32
  *          reciprocal corrected to the exact integer quotient.
+ *
+ * Every sub-channel of a call (the planes of a frame, their fields) goes
+ * through the same two launches.
  *
  * Floor: read w * h, write w * h bytes. The sums in between (2 or 4 bytes
  * a sample) are written once and read once, mostly from L2. */
@@ -28,6 +33,27 @@
 
 #define V_THREADS 128
 #define H_THREADS 256
+#define BATCH 16                /* rows whose loads go out together */
+#define WARM 32                 /* the same for the first window */
+
+struct BoxSub
+{
+  const uint8_t *src;
+  uint8_t *dst;
+  int src_pitch, src_step, dst_pitch, dst_step, width, height;
+  int rx, ry, seg;
+  void *sums;
+  int sums_pitch;
+  unsigned n;
+  float inv_n;
+  int v0, v_w, h0;              /* first blocks, box_v blocks per grid row */
+};
+
+struct BoxParams
+{
+  int n;
+  BoxSub s[CFX_BLUR_MAX_SUBS];
+};
 
 /* Mirror position that follows i -> i + 1 without divisions */
 struct MirrorWalk
@@ -62,30 +88,65 @@ struct MirrorWalk
 
 template < typename T >
 __global__ void __launch_bounds__ (V_THREADS)
-box_v (const uint8_t * src, int pitch, int step, int width, int height,
-    int ry, int seg, T * sums, int sums_pitch)
+box_v (const BoxParams p)
 {
-  const int x = blockIdx.x * V_THREADS + threadIdx.x;
-  const int y0 = blockIdx.y * seg;
+  int c = 0;
+  for (int i = 1; i < p.n; i++)
+    if ((int) blockIdx.x >= p.s[i].v0)
+      c = i;
+  const BoxSub & s = p.s[c];
+  const int b = blockIdx.x - s.v0, by = b / s.v_w, bx = b - by * s.v_w;
+  const int x = bx * V_THREADS + threadIdx.x;
+  const int y0 = by * s.seg;
+  const int height = s.height, pitch = s.src_pitch, ry = s.ry;
 
-  if (x >= width || y0 >= height)
+  if (x >= s.width || y0 >= height)
     return;
 
-  const uint8_t *col = src + (size_t) x * step;
-  const int y1 = min (height, y0 + seg);
+  const uint8_t *col = s.src + (size_t) x * s.src_step;
+  T *sums = (T *) s.sums + x;
+  const int y1 = min (height, y0 + s.seg);
   MirrorWalk lead, trail;
   unsigned sum = 0;
 
   /* the first window, rows y0 - ry .. y0 + ry; lead ends on y0 + ry + 1 */
   lead.init (y0 - ry, height);
-  for (int e = -ry; e <= ry; e++) {
+  int e = 2 * ry + 1;
+  for (; e >= WARM; e -= WARM) {
+    unsigned v[WARM];
+#pragma unroll
+    for (int k = 0; k < WARM; k++) {
+      v[k] = __ldg (col + (size_t) lead.pos * pitch);
+      lead.step ();
+    }
+#pragma unroll
+    for (int k = 0; k < WARM; k++)
+      sum += v[k];
+  }
+  for (; e > 0; e--) {
     sum += __ldg (col + (size_t) lead.pos * pitch);
     lead.step ();
   }
   trail.init (y0 - ry, height);
 
-  for (int y = y0; y < y1; y++) {
-    sums[(size_t) y * sums_pitch + x] = (T) sum;
+  int y = y0;
+  for (; y + BATCH <= y1; y += BATCH) {
+    unsigned in[BATCH], out[BATCH];
+#pragma unroll
+    for (int k = 0; k < BATCH; k++) {
+      in[k] = __ldg (col + (size_t) lead.pos * pitch);
+      out[k] = __ldg (col + (size_t) trail.pos * pitch);
+      lead.step ();
+      trail.step ();
+    }
+#pragma unroll
+    for (int k = 0; k < BATCH; k++) {
+      sums[(size_t) (y + k) * s.sums_pitch] = (T) sum;
+      sum += in[k] - out[k];
+    }
+  }
+  for (; y < y1; y++) {
+    sums[(size_t) y * s.sums_pitch] = (T) sum;
     sum += __ldg (col + (size_t) lead.pos * pitch);
     sum -= __ldg (col + (size_t) trail.pos * pitch);
     lead.step ();
@@ -117,14 +178,18 @@ prefix_at (const unsigned *P, int w, int i)
 
 template < typename T >
 __global__ void __launch_bounds__ (H_THREADS)
-box_h (const T * sums, int sums_pitch, uint8_t * dst, int pitch, int step,
-    int width, int rx, unsigned n, float inv_n)
+box_h (const BoxParams p)
 {
   extern __shared__ unsigned P[];       /* width + 1 */
   __shared__ unsigned warp_total[H_THREADS / 32];
-  const int y = blockIdx.x;
+  int c = 0;
+  for (int i = 1; i < p.n; i++)
+    if ((int) blockIdx.x >= p.s[i].h0)
+      c = i;
+  const BoxSub & s = p.s[c];
+  const int y = blockIdx.x - s.h0, width = s.width, rx = s.rx;
   const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-  const T *row = sums + (size_t) y * sums_pitch;
+  const T *row = (const T *) s.sums + (size_t) y * s.sums_pitch;
 
   for (int i = tid; i < width; i += H_THREADS)
     P[i + 1] = row[i];
@@ -133,8 +198,8 @@ box_h (const T * sums, int sums_pitch, uint8_t * dst, int pitch, int step,
   __syncthreads ();
 
   /* inclusive scan of P[1 .. w]: each thread a run of c, then the runs */
-  const int c = (width + H_THREADS - 1) / H_THREADS;
-  const int start = 1 + tid * c, end = min (width + 1, start + c);
+  const int cn = (width + H_THREADS - 1) / H_THREADS;
+  const int start = 1 + tid * cn, end = min (width + 1, start + cn);
   unsigned run = 0;
   for (int i = start; i < end; i++) {
     run += P[i];
@@ -156,66 +221,109 @@ box_h (const T * sums, int sums_pitch, uint8_t * dst, int pitch, int step,
     P[i] += before;
   __syncthreads ();
 
-  const unsigned half = n / 2;
-  uint8_t *out = dst + (size_t) y * pitch;
+  const unsigned n = s.n, half = n / 2;
+  uint8_t *out = s.dst + (size_t) y * s.dst_pitch;
   for (int x = tid; x < width; x += H_THREADS) {
-    const unsigned s = prefix_at (P, width, x + rx + 1) -
+    const unsigned sum = prefix_at (P, width, x + rx + 1) -
         prefix_at (P, width, x - rx) + half;
-    /* s / n: the fp32 estimate is off by at most one (s < 2^30) */
-    int qt = (int) ((float) s * inv_n);
-    long long rem = (long long) s - (long long) qt * n;
+    /* sum / n: the fp32 estimate is off by at most one (sum < 2^30) */
+    int qt = (int) ((float) sum * s.inv_n);
+    long long rem = (long long) sum - (long long) qt * n;
     if (rem < 0)
       qt--;
     else if (rem >= (long long) n)
       qt++;
-    out[(size_t) x * step] = (uint8_t) qt;
+    out[(size_t) x * s.dst_step] = (uint8_t) qt;
   }
 }
 
+static int
+wide_sums (int radius_y)
+{
+  return 255 * (2 * radius_y + 1) > 65535;
+}
+
 extern "C" size_t
-cfx_blur_box_sums_bytes (int width, int height, int wide)
+cfx_blur_box_sums_bytes (int width, int height, int radius_y)
 {
   const size_t pitch = ((size_t) width + 63) & ~(size_t) 63;
-  return pitch * (size_t) height * (wide ? 4 : 2);
+  return pitch * (size_t) height * (wide_sums (radius_y) ? 4 : 2);
 }
 
 template < typename T >
 static cudaError_t
-launch (CfxChannel dst, CfxChannel src, int rx, int ry, T * sums,
+launch (const BoxParams & p, int v_blocks, int h_blocks, int max_width,
     cudaStream_t stream)
 {
-  const int w = src.width, h = src.height;
-  const int sums_pitch = (w + 63) & ~63;
-  /* segments of at least 32 rows and ry / 2 */
-  const int seg = ry / 2 > 32 ? ry / 2 : 32;
-  const unsigned n = (unsigned) (2 * rx + 1) * (unsigned) (2 * ry + 1);
-  const size_t shared = sizeof (unsigned) * ((size_t) w + 1);
+  const size_t shared = sizeof (unsigned) * ((size_t) max_width + 1);
   cudaError_t err;
 
-  dim3 vgrid ((w + V_THREADS - 1) / V_THREADS, (h + seg - 1) / seg);
-  box_v < T > <<<vgrid, V_THREADS, 0, stream >>> (src.data, src.pitch,
-      src.step, w, h, ry, seg, sums, sums_pitch);
-
+  box_v < T > <<<v_blocks, V_THREADS, 0, stream >>> (p);
   if (shared > 48 * 1024) {
     err = cudaFuncSetAttribute (box_h < T >,
         cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared);
     if (err != cudaSuccess)
       return err;
   }
-  box_h < T > <<<h, H_THREADS, shared, stream >>> (sums, sums_pitch,
-      dst.data, dst.pitch, dst.step, w, rx, n, 1.0f / (float) n);
+  box_h < T > <<<h_blocks, H_THREADS, shared, stream >>> (p);
   return cudaGetLastError ();
 }
 
 extern "C" cudaError_t
-cfx_blur_box_launch (CfxChannel dst, CfxChannel src, int radius_x,
-    int radius_y, void *scratch, cudaStream_t stream)
+cfx_blur_box_launch (const CfxBlurBox * subs, int n, cudaStream_t stream)
 {
-  if (src.width <= 0 || src.height <= 0)
+  BoxParams p;
+  int i, v = 0, h = 0, max_width = 0, wide = 0;
+
+  if (n <= 0 || n > CFX_BLUR_MAX_SUBS)
+    return cudaErrorInvalidValue;
+  for (i = 0; i < n; i++)
+    wide |= wide_sums (subs[i].ry);
+  /* one sum type per launch: 32 bits for all when one needs them (their
+   * scratch was sized for 32 bits only where 16 do not fit: split) */
+  for (i = 0; i < n; i++)
+    if (wide && !wide_sums (subs[i].ry)) {
+      cudaError_t err = cfx_blur_box_launch (&subs[i], 1, stream);
+      if (err != cudaSuccess)
+        return err;
+    }
+
+  memset (&p, 0, sizeof (p));
+  for (i = 0; i < n; i++) {
+    const CfxBlurBox *x = &subs[i];
+    BoxSub *s = &p.s[p.n];
+
+    if (x->src.width <= 0 || x->src.height <= 0
+        || wide_sums (x->ry) != wide)
+      continue;
+    s->src = x->src.data;
+    s->dst = x->dst.data;
+    s->src_pitch = x->src.pitch;
+    s->src_step = x->src.step;
+    s->dst_pitch = x->dst.pitch;
+    s->dst_step = x->dst.step;
+    s->width = x->src.width;
+    s->height = x->src.height;
+    s->rx = x->rx;
+    s->ry = x->ry;
+    /* segments of at least 32 rows and ry / 2 */
+    s->seg = x->ry / 2 > 32 ? x->ry / 2 : 32;
+    s->sums = x->scratch;
+    s->sums_pitch = (s->width + 63) & ~63;
+    s->n = (unsigned) (2 * x->rx + 1) * (unsigned) (2 * x->ry + 1);
+    s->inv_n = 1.0f / (float) s->n;
+    s->v0 = v;
+    s->v_w = (s->width + V_THREADS - 1) / V_THREADS;
+    v += s->v_w * ((s->height + s->seg - 1) / s->seg);
+    s->h0 = h;
+    h += s->height;
+    if (s->width > max_width)
+      max_width = s->width;
+    p.n++;
+  }
+  if (!p.n)
     return cudaSuccess;
-  if (255 * (2 * radius_y + 1) <= 65535)
-    return launch < uint16_t > (dst, src, radius_x, radius_y,
-        (uint16_t *) scratch, stream);
-  return launch < uint32_t > (dst, src, radius_x, radius_y,
-      (uint32_t *) scratch, stream);
+  if (wide)
+    return launch < uint32_t > (p, v, h, max_width, stream);
+  return launch < uint16_t > (p, v, h, max_width, stream);
 }

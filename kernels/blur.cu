@@ -1,6 +1,8 @@
-/* Gaussian and box blur of one channel: which path, its taps, its scratch.
- * The kernels are in blur-direct.cu (Gaussian, radius <= 24),
- * blur-coarse.cu (Gaussian, larger) and blur-box.cu (box). */
+/* Gaussian and box blur of channels: which path, its taps, its scratch.
+ * The kernels are in blur-direct.cu (Gaussian, folded radius <= 48),
+ * blur-coarse.cu (Gaussian, larger) and blur-box.cu (box). A call's
+ * channels, and their fields, become the sub-channels of one launch per
+ * kernel. */
 #define CFX_BLUR_INTERNAL
 #include "cudafx-kernels.h"
 
@@ -8,96 +10,21 @@
 #include <math.h>
 #include <string.h>
 
+#define SCRATCH_ALIGN 256
+
 static int
 gaussian_radius (double sigma)
 {
   return sigma > 0.0 ? (int) ceil (3.0 * sigma) : 0;
 }
 
-extern "C" CfxBlurPath
-cfx_blur_gaussian_path (double sigma_x, double sigma_y)
+/* The radius the Gaussian folds onto on an axis of n samples: the
+ * mirrored axis repeats every 2 (n - 1) samples */
+static int
+folded_radius (double sigma, int n)
 {
-  return gaussian_radius (sigma_x) <= CFX_BLUR_DIRECT_MAX_RADIUS
-      && gaussian_radius (sigma_y) <= CFX_BLUR_DIRECT_MAX_RADIUS ?
-      CFX_BLUR_PATH_DIRECT : CFX_BLUR_PATH_DECIMATED;
-}
-
-extern "C" int
-cfx_blur_decimation (double sigma)
-{
-  int f = 1;
-
-  if (gaussian_radius (sigma) <= CFX_BLUR_DIRECT_MAX_RADIUS)
-    return 1;
-  f = 2;
-  while (8.0 * f <= sigma && f < 128)
-    f *= 2;
-  return f;
-}
-
-/* Normalised Gaussian of radius r, as the reference computes it */
-static void
-gaussian (double sigma, int r, double *w)
-{
-  double sum = 0.0;
-  int k;
-
-  if (r == 0) {
-    w[0] = 1.0;
-    return;
-  }
-  for (k = -r; k <= r; k++)
-    sum += w[k + r] = exp (-((double) k * k) / (2.0 * sigma * sigma));
-  for (k = 0; k <= 2 * r; k++)
-    w[k] /= sum;
-}
-
-/* fp16 taps, each rounded to nearest (relative error 2^-11); their sum
- * (not exactly 1) goes into the kernel's offset, so a constant image
- * keeps its value */
-static double
-direct_taps (double sigma, CfxBlurTaps * t)
-{
-  double w[CFX_BLUR_MAX_TAPS], sum = 0.0;
-  int r = gaussian_radius (sigma), k;
-
-  memset (t, 0, sizeof (*t));
-  t->radius = r;
-  gaussian (sigma, r, w);
-  for (k = 0; k <= 2 * r; k++) {
-    t->w[k] = __half2float (__double2half (w[k]));
-    sum += t->w[k];
-  }
-  return sum;
-}
-
-/* One axis of the decimated path for a channel dimension @size */
-static void
-plan_axis (double sigma, int size, CfxBlurAxis * a)
-{
-  double w[CFX_BLUR_MAX_TAPS], sc;
-  int f = cfx_blur_decimation (sigma), k;
-
-  memset (a, 0, sizeof (*a));
-  a->f = f;
-  while ((1 << a->log2f) < f)
-    a->log2f++;
-  if (f == 1) {
-    /* exact on this axis: the reference's own Gaussian */
-    sc = sigma;
-    a->r = gaussian_radius (sigma);
-  } else {
-    sc = sqrt ((sigma * sigma - (f * (double) f - 1.0) / 12.0) /
-        ((double) f * f) - 1.0 / 3.0);
-    a->r = gaussian_radius (sc);
-  }
-  a->o = -(a->r + 3) * f;
-  a->n = (size - 1) / f + 2 * a->r + 6;
-  gaussian (sc, a->r, w);
-  for (k = -a->r; k <= a->r; k++) {
-    a->g[k + a->r] = (float) w[k + a->r];
-    a->gd[k + a->r] = a->r ? (float) (-k / (sc * sc) * w[k + a->r]) : 0.0f;
-  }
+  int r = gaussian_radius (sigma);
+  return n - 1 < r ? (n > 1 ? n - 1 : 0) : r;
 }
 
 static int
@@ -112,32 +39,162 @@ valid_step (int field_step)
   return field_step == 1 || field_step == 2;
 }
 
+static size_t
+align_up (size_t n)
+{
+  return (n + SCRATCH_ALIGN - 1) & ~(size_t) (SCRATCH_ALIGN - 1);
+}
+
+extern "C" CfxBlurPath
+cfx_blur_gaussian_path (int width, int height, double sigma_x,
+    double sigma_y, int field_step)
+{
+  /* both fields take the path of the taller one */
+  const int rows = field_rows (height, valid_step (field_step) ?
+      field_step : 1, 0);
+
+  return folded_radius (sigma_x, width) <= CFX_BLUR_DIRECT_MAX_RADIUS
+      && folded_radius (sigma_y, rows) <= CFX_BLUR_DIRECT_MAX_RADIUS ?
+      CFX_BLUR_PATH_DIRECT : CFX_BLUR_PATH_DECIMATED;
+}
+
+extern "C" int
+cfx_blur_decimation (double sigma)
+{
+  int f = 1;
+
+  if (gaussian_radius (sigma) <= 24)
+    return 1;
+  f = 2;
+  while (8.0 * f <= sigma && f < 128)
+    f *= 2;
+  return f;
+}
+
+/* Taps of a direct pass on an axis of n samples, folded (offsets k and
+ * k + 2 (n - 1) read the same mirrored sample; the two ends of the folded
+ * range are the same offset, their weight is split between them), then
+ * rounded to fp16 each (relative error 2^-11). Returns their sum (not
+ * exactly 1), which the kernel's offset carries, so a constant image
+ * keeps its value. */
+static double
+direct_taps (double sigma, int n, float *taps, int *radius)
+{
+  const int r = gaussian_radius (sigma), rf = folded_radius (sigma, n);
+  double f[CFX_BLUR_MAX_TAPS], total = 0.0, sum = 0.0;
+  int k;
+
+  memset (f, 0, sizeof (f));
+  if (r == 0) {
+    f[0] = 1.0;
+  } else {
+    /* the reference's weights, exp (-k^2 / 2 sigma^2) / their total */
+    for (k = -r; k <= r; k++)
+      total += exp (-((double) k * k) / (2.0 * sigma * sigma));
+    for (k = -r; k <= r; k++) {
+      const double w = exp (-((double) k * k) / (2.0 * sigma * sigma)) /
+          total;
+      int m = k;
+
+      if (rf == 0) {
+        m = 0;
+      } else if (rf < r) {
+        const int period = 2 * rf;
+        m = ((k + rf) % period + period) % period - rf;
+        if (m == -rf) {         /* the same offset as +rf */
+          f[0] += w / 2.0;
+          f[2 * rf] += w / 2.0;
+          continue;
+        }
+      }
+      f[m + rf] += w;
+    }
+  }
+  for (k = 0; k <= 2 * rf; k++) {
+    taps[k] = __half2float (__double2half (f[k]));
+    sum += taps[k];
+  }
+  *radius = rf;
+  return sum;
+}
+
+/* One axis of the decimated path for a channel dimension @size */
+static void
+plan_axis (double sigma, int size, CfxBlurAxis * a)
+{
+  const int f = cfx_blur_decimation (sigma);
+
+  memset (a, 0, sizeof (*a));
+  a->f = f;
+  while ((1 << a->log2f) < f)
+    a->log2f++;
+  if (f == 1) {
+    /* exact on this axis (sigma <= 8): the reference's own Gaussian */
+    a->sc = sigma > 0.0 ? sigma : 0.0;
+  } else {
+    /* the block mean (variance (f^2 - 1) / 12) and the cubic B-spline
+     * (f^2 / 3) make up the rest of the variance */
+    a->sc = sqrt ((sigma * sigma - (f * (double) f - 1.0) / 12.0) /
+        ((double) f * f) - 1.0 / 3.0);
+  }
+  a->r = gaussian_radius (a->sc);
+  a->o = -(a->r + 3) * f;
+  a->n = (size - 1) / f + 2 * a->r + 6;
+}
+
+/* The rows of field f as a channel of their own */
+static CfxChannel
+field_of (CfxChannel c, int field_step, int f)
+{
+  c.data += (size_t) f * c.pitch;
+  c.height = field_rows (c.height, field_step, f);
+  c.pitch *= field_step;
+  return c;
+}
+
+static size_t
+coarse_size (int width, int rows, double sigma_x, double sigma_y)
+{
+  CfxBlurAxis ax, ay;
+
+  if (width <= 0 || rows <= 0)
+    return 0;
+  plan_axis (sigma_x, width, &ax);
+  plan_axis (sigma_y, rows, &ay);
+  return align_up (cfx_blur_coarse_bytes (&ax, &ay));
+}
+
 extern "C" size_t
 cfx_blur_gaussian_scratch_size (int width, int height, double sigma_x,
     double sigma_y, int field_step)
 {
-  CfxBlurAxis ax, ay;
-  int rows;
+  size_t size = 0;
+  int f;
 
   if (width <= 0 || height <= 0 || !valid_step (field_step)
-      || cfx_blur_gaussian_path (sigma_x, sigma_y) == CFX_BLUR_PATH_DIRECT)
+      || cfx_blur_gaussian_path (width, height, sigma_x, sigma_y,
+          field_step) == CFX_BLUR_PATH_DIRECT)
     return 0;
-  /* the even field is the taller one */
-  rows = field_rows (height, field_step, 0);
-  plan_axis (sigma_x, width, &ax);
-  plan_axis (sigma_y, rows, &ay);
-  return cfx_blur_coarse_bytes (&ax, &ay);
+  for (f = 0; f < field_step; f++)
+    size += coarse_size (width, field_rows (height, field_step, f), sigma_x,
+        sigma_y);
+  return size;
 }
 
 extern "C" size_t
 cfx_blur_box_scratch_size (int width, int height, int radius_x,
     int radius_y, int field_step)
 {
-  (void) radius_x;               /* the sums are per row: any width */
+  size_t size = 0;
+  int f;
+
+  (void) radius_x;              /* the sums are per row: any width */
   if (width <= 0 || height <= 0 || !valid_step (field_step))
     return 0;
-  return cfx_blur_box_sums_bytes (width, field_rows (height, field_step, 0),
-      255 * (2 * (radius_y > 0 ? radius_y : 0) + 1) > 65535);
+  for (f = 0; f < field_step; f++)
+    size += align_up (cfx_blur_box_sums_bytes (width, field_rows (height,
+                field_step, f), radius_y));
+  return size;
 }
 
 static void
@@ -162,9 +219,10 @@ cfx_blur_scratch_bound (int width, int height, double x_div, double y_div,
 
   if (sigma_max > CFX_BLUR_MAX_SIGMA)
     sigma_max = CFX_BLUR_MAX_SIGMA;
-  /* While neither axis changes its decimation factor, the coarse grids
-   * only grow with sigma: the largest are at sigma_max and just below
-   * where an axis's factor changes (axis sigma 8, 16, 32, ...). */
+  /* The decimated path takes every sigma above some threshold. While
+   * neither axis changes its decimation factor, the coarse grids only
+   * grow with sigma: the largest are at sigma_max and just below where an
+   * axis's factor changes (axis sigma 8, 16, 32, ...). */
   consider (&best, width, height, sigma_max, x_div, y_div, field_step);
   for (edge = 8.0; edge <= 2048.0; edge *= 2.0) {
     const double below = edge == 8.0 ? edge : edge * (1.0 - 1e-9);
@@ -179,23 +237,133 @@ cfx_blur_scratch_bound (int width, int height, double x_div, double y_div,
   return best;
 }
 
-/* The rows of field f as a channel of their own */
-static CfxChannel
-field_of (CfxChannel c, int field_step, int f)
+static int
+valid_channel (const CfxBlurChannel * c)
 {
-  c.data += (size_t) f * c.pitch;
-  c.height = field_rows (c.height, field_step, f);
-  c.pitch *= field_step;
-  return c;
+  return c->dst.width == c->src.width && c->dst.height == c->src.height
+      && c->src.width >= 0 && c->src.height >= 0 && c->src.step >= 1
+      && c->dst.step >= 1 && (c->src.width == 0 || c->src.height == 0
+      || (c->src.data && c->dst.data));
 }
 
 static int
-valid_channels (CfxChannel dst, CfxChannel src, int field_step)
+valid_call (const CfxBlurChannel * channels, int n, int field_step)
 {
-  return dst.width == src.width && dst.height == src.height
-      && src.width >= 0 && src.height >= 0 && src.step >= 1 && dst.step >= 1
-      && valid_step (field_step) && (src.width == 0 || src.height == 0
-      || (src.data && dst.data));
+  int i;
+
+  if (n < 0 || n > CFX_BLUR_MAX_CHANNELS || !valid_step (field_step)
+      || (n && !channels))
+    return 0;
+  for (i = 0; i < n; i++)
+    if (!valid_channel (&channels[i]))
+      return 0;
+  return 1;
+}
+
+extern "C" cudaError_t
+cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
+    int field_step, void *scratch, size_t scratch_size, cudaStream_t stream)
+{
+  CfxBlurDirect direct[CFX_BLUR_MAX_SUBS];
+  CfxBlurCoarse coarse[CFX_BLUR_MAX_SUBS];
+  size_t used = 0;
+  int nd = 0, nc = 0, i, f;
+  cudaError_t err = cudaSuccess;
+
+  if (!valid_call (channels, n, field_step))
+    return cudaErrorInvalidValue;
+  for (i = 0; i < n; i++) {
+    const CfxBlurChannel *c = &channels[i];
+    if (!(c->sigma_x <= CFX_BLUR_MAX_SIGMA)
+        || !(c->sigma_y <= CFX_BLUR_MAX_SIGMA))
+      return cudaErrorInvalidValue;
+    used += cfx_blur_gaussian_scratch_size (c->src.width, c->src.height,
+        c->sigma_x, c->sigma_y, field_step);
+  }
+  if (used > scratch_size || (used && !scratch))
+    return cudaErrorInvalidValue;
+
+  used = 0;
+  for (i = 0; i < n; i++) {
+    const CfxBlurChannel *c = &channels[i];
+    const CfxBlurPath path = cfx_blur_gaussian_path (c->src.width,
+        c->src.height, c->sigma_x, c->sigma_y, field_step);
+
+    for (f = 0; f < field_step; f++) {
+      CfxChannel d = field_of (c->dst, field_step, f), s = field_of (c->src,
+          field_step, f);
+
+      if (s.width <= 0 || s.height <= 0)
+        continue;
+      if (path == CFX_BLUR_PATH_DIRECT) {
+        CfxBlurDirect *x = &direct[nd++];
+        x->dst = d;
+        x->src = s;
+        x->sum_x = direct_taps (c->sigma_x, s.width, x->wx, &x->rx);
+        x->sum_y = direct_taps (c->sigma_y, s.height, x->wy, &x->ry);
+      } else {
+        CfxBlurCoarse *x = &coarse[nc++];
+        x->dst = d;
+        x->src = s;
+        plan_axis (c->sigma_x, s.width, &x->ax);
+        plan_axis (c->sigma_y, s.height, &x->ay);
+        x->scratch = (uint8_t *) scratch + used;
+        used += align_up (cfx_blur_coarse_bytes (&x->ax, &x->ay));
+      }
+    }
+  }
+  if (nd)
+    err = cfx_blur_direct_launch (direct, nd, stream);
+  if (nc && err == cudaSuccess)
+    err = cfx_blur_coarse_launch (coarse, nc, stream);
+  return err;
+}
+
+extern "C" cudaError_t
+cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
+    void *scratch, size_t scratch_size, cudaStream_t stream)
+{
+  CfxBlurBox box[CFX_BLUR_MAX_SUBS];
+  size_t used = 0;
+  int nb = 0, i, f;
+
+  if (!valid_call (channels, n, field_step))
+    return cudaErrorInvalidValue;
+  for (i = 0; i < n; i++) {
+    const CfxBlurChannel *c = &channels[i];
+    const int rx = c->radius_x > 0 ? c->radius_x : 0;
+    const int ry = c->radius_y > 0 ? c->radius_y : 0;
+
+    /* n (2 rx + 1) (2 ry + 1) * 255 must stay below 2^30 */
+    if ((2.0 * rx + 1.0) * (2.0 * ry + 1.0) > 4.0e6)
+      return cudaErrorInvalidValue;
+    used += cfx_blur_box_scratch_size (c->src.width, c->src.height, rx, ry,
+        field_step);
+  }
+  if (used > scratch_size || (used && !scratch))
+    return cudaErrorInvalidValue;
+
+  used = 0;
+  for (i = 0; i < n; i++) {
+    const CfxBlurChannel *c = &channels[i];
+
+    for (f = 0; f < field_step; f++) {
+      CfxChannel d = field_of (c->dst, field_step, f), s = field_of (c->src,
+          field_step, f);
+      CfxBlurBox *x;
+
+      if (s.width <= 0 || s.height <= 0)
+        continue;
+      x = &box[nb++];
+      x->dst = d;
+      x->src = s;
+      x->rx = c->radius_x > 0 ? c->radius_x : 0;
+      x->ry = c->radius_y > 0 ? c->radius_y : 0;
+      x->scratch = (uint8_t *) scratch + used;
+      used += align_up (cfx_blur_box_sums_bytes (s.width, s.height, x->ry));
+    }
+  }
+  return nb ? cfx_blur_box_launch (box, nb, stream) : cudaSuccess;
 }
 
 extern "C" cudaError_t
@@ -203,70 +371,28 @@ cfx_blur_gaussian (CfxChannel dst, CfxChannel src, double sigma_x,
     double sigma_y, int field_step, void *scratch, size_t scratch_size,
     cudaStream_t stream)
 {
-  int f;
+  CfxBlurChannel c;
 
-  if (!valid_channels (dst, src, field_step) || !(sigma_x <= CFX_BLUR_MAX_SIGMA)
-      || !(sigma_y <= CFX_BLUR_MAX_SIGMA))
-    return cudaErrorInvalidValue;
-  if (scratch_size < cfx_blur_gaussian_scratch_size (src.width, src.height,
-          sigma_x, sigma_y, field_step))
-    return cudaErrorInvalidValue;
-
-  for (f = 0; f < field_step; f++) {
-    CfxChannel d = field_of (dst, field_step, f), s = field_of (src,
-        field_step, f);
-    cudaError_t err;
-
-    if (s.width <= 0 || s.height <= 0)
-      continue;
-    if (cfx_blur_gaussian_path (sigma_x, sigma_y) == CFX_BLUR_PATH_DIRECT) {
-      CfxBlurTaps tx, ty;
-      double sx = direct_taps (sigma_x, &tx), sy = direct_taps (sigma_y, &ty);
-
-      err = cfx_blur_direct_launch (d, s, &tx, &ty,
-          (float) (128.0 * sx * sy + 0.5), stream);
-    } else {
-      CfxBlurAxis ax, ay;
-
-      plan_axis (sigma_x, s.width, &ax);
-      plan_axis (sigma_y, s.height, &ay);
-      err = cfx_blur_coarse_launch (d, s, &ax, &ay, (float *) scratch,
-          stream);
-    }
-    if (err != cudaSuccess)
-      return err;
-  }
-  return cudaSuccess;
+  memset (&c, 0, sizeof (c));
+  c.dst = dst;
+  c.src = src;
+  c.sigma_x = sigma_x;
+  c.sigma_y = sigma_y;
+  return cfx_blur_gaussian_multi (&c, 1, field_step, scratch, scratch_size,
+      stream);
 }
 
 extern "C" cudaError_t
 cfx_blur_box (CfxChannel dst, CfxChannel src, int radius_x, int radius_y,
     int field_step, void *scratch, size_t scratch_size, cudaStream_t stream)
 {
-  int f;
+  CfxBlurChannel c;
 
-  if (radius_x < 0)
-    radius_x = 0;
-  if (radius_y < 0)
-    radius_y = 0;
-  /* n (2 rx + 1) (2 ry + 1) * 255 must stay below 2^30 */
-  if (!valid_channels (dst, src, field_step)
-      || (2.0 * radius_x + 1.0) * (2.0 * radius_y + 1.0) > 4.0e6)
-    return cudaErrorInvalidValue;
-  if (scratch_size < cfx_blur_box_scratch_size (src.width, src.height,
-          radius_x, radius_y, field_step))
-    return cudaErrorInvalidValue;
-
-  for (f = 0; f < field_step; f++) {
-    CfxChannel d = field_of (dst, field_step, f), s = field_of (src,
-        field_step, f);
-    cudaError_t err;
-
-    if (s.width <= 0 || s.height <= 0)
-      continue;
-    err = cfx_blur_box_launch (d, s, radius_x, radius_y, scratch, stream);
-    if (err != cudaSuccess)
-      return err;
-  }
-  return cudaSuccess;
+  memset (&c, 0, sizeof (c));
+  c.dst = dst;
+  c.src = src;
+  c.radius_x = radius_x;
+  c.radius_y = radius_y;
+  return cfx_blur_box_multi (&c, 1, field_step, scratch, scratch_size,
+      stream);
 }

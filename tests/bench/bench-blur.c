@@ -1,12 +1,14 @@
 /* Benchmark section: cudablur.
  *
- *  - the kernels alone, one frame (every plane) per launch, over rotating
- *    sets of (input, output) frames so the L2 does not hold them; bytes:
+ *  - the kernels alone, one frame (every plane, in one call, as the
+ *    element makes it) per launch, over rotating sets of (input, output)
+ *    frames so the L2 does not hold them; bytes:
  *    each input plane read once and each output plane written once, the
  *    floor of any blur; the scratch (coarse grids, box sums) is the
  *    element's, allocated once;
  *  - whole pipelines in frames per second: videotestsrc ! cudafxupload !
- *    cudablur ! cudafxdownload next to GStreamer's CPU gaussianblur (in a
+ *    cudablur ! cudafxdownload, and the same with queues between the
+ *    elements, next to GStreamer's CPU gaussianblur (in a
  *    child process) and FFmpeg's CPU gblur when ffmpeg is installed. The
  *    peers do different work, printed with the table. */
 #include <gst/gst.h>
@@ -42,30 +44,37 @@ scale_radius (int radius, int s)
   return s == 1 ? radius : MAX (1, (radius + s / 2) / s);
 }
 
+/* every plane in one call, as the element does */
 static void
 launch_blur (int set, void *data)
 {
   BlurData *d = data;
+  CfxBlurChannel ch[3];
+  cudaError_t err;
   int p;
 
+  memset (ch, 0, sizeof (ch));
   for (p = 0; p < d->n_planes; p++) {
     int s = d->sub[p];
-    cudaError_t err = d->box ? cfx_blur_box (d->dst[set][p], d->src[set][p],
-        scale_radius (d->radius, s), scale_radius (d->radius, s), 1,
-        d->scratch, d->scratch_size, 0) :
-        cfx_blur_gaussian (d->dst[set][p], d->src[set][p], d->sigma / s,
-        d->sigma / s, 1, d->scratch, d->scratch_size, 0);
-    if (err != cudaSuccess) {
-      g_printerr ("cudablur kernels: %s\n", cudaGetErrorString (err));
-      exit (1);
-    }
+    ch[p].dst = d->dst[set][p];
+    ch[p].src = d->src[set][p];
+    ch[p].sigma_x = ch[p].sigma_y = d->sigma / s;
+    ch[p].radius_x = ch[p].radius_y = scale_radius (d->radius, s);
+  }
+  err = d->box ? cfx_blur_box_multi (ch, d->n_planes, 1, d->scratch,
+      d->scratch_size, 0) : cfx_blur_gaussian_multi (ch, d->n_planes, 1,
+      d->scratch, d->scratch_size, 0);
+  if (err != cudaSuccess) {
+    g_printerr ("cudablur kernels: %s\n", cudaGetErrorString (err));
+    exit (1);
   }
 }
 
+/* the luma plane's path */
 static const char *
-path_name (double sigma, char *buf, size_t size)
+path_name (int w, int h, double sigma, char *buf, size_t size)
 {
-  if (cfx_blur_gaussian_path (sigma, sigma) == CFX_BLUR_PATH_DIRECT)
+  if (cfx_blur_gaussian_path (w, h, sigma, sigma, 1) == CFX_BLUR_PATH_DIRECT)
     return "direct";
   snprintf (buf, size, "decimated by %d", cfx_blur_decimation (sigma));
   return buf;
@@ -113,9 +122,9 @@ kernel_rows (void)
       offset[p] = alloc;
       alloc += (size_t) pitch[p] * ph[p];
       frame_bytes += (size_t) pw[p] * ph[p];
-      d->scratch_size = MAX (d->scratch_size,
-          cfx_blur_scratch_bound (pw[p], ph[p], d->sub[p], d->sub[p], 1,
-              200.0));
+      /* the planes' parts of the scratch add up */
+      d->scratch_size += cfx_blur_scratch_bound (pw[p], ph[p], d->sub[p],
+          d->sub[p], 1, 200.0);
     }
     d->n_planes = n;
     CHECK (cudaMalloc (&d->scratch, d->scratch_size));
@@ -147,7 +156,7 @@ kernel_rows (void)
         name = g_strdup_printf ("%s box radius %d", kinds[k].name, d->radius);
       else
         name = g_strdup_printf ("%s gaussian sigma %g (%s)", kinds[k].name,
-            d->sigma, path_name (d->sigma, buf, sizeof (buf)));
+            d->sigma, path_name (w, h, d->sigma, buf, sizeof (buf)));
       t = bench_time_kernel (launch_blur, d, sets);
       bench_print_kernel_row (name, t, 2.0 * frame_bytes);
       if (k == 2) {
@@ -228,6 +237,9 @@ pipeline_rows (void)
       "cudafxdownload ! fakesink`: the CPU test source, the PCIe copies up "
       "and down and the blur of all three planes (chroma at sigma 1.5), "
       "exact Gaussian; next to it the I420 source alone.\n"
+      "- ours, queued: the same with a `queue` before and after each of "
+      "upload, blur and download, so the source, the copies and the blur "
+      "run in threads of their own.\n"
       "- GStreamer `gaussianblur sigma=3` (gst-plugins-bad, gaudieffects): "
       "AYUV only, so it blurs four full-resolution channels (A, Y, U, V), "
       "in float on one core, window ceil (2.5 sigma), borders renormalised "
@@ -237,9 +249,9 @@ pipeline_rows (void)
       "core) on `testsrc2`, the whole ffmpeg process timed with its "
       "start-up; next to it the same command with `-vf format=yuv420p` "
       "alone.\n\n");
-  printf ("| frames | I420 source alone | ours | AYUV source alone | "
-      "gaussianblur (CPU) | ratio | ffmpeg source alone | FFmpeg gblur (CPU) "
-      "| ratio |\n|---|---|---|---|---|---|---|---|---|\n");
+  printf ("| frames | I420 source alone | ours | ours, queued | AYUV source "
+      "alone | gaussianblur (CPU) | ratio | ffmpeg source alone | FFmpeg gblur "
+      "(CPU) | ratio |\n|---|---|---|---|---|---|---|---|---|---|\n");
   for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
     int w = kinds[k].w, h = kinds[k].h;
     /* the CPU peers are slow: fewer frames */
@@ -251,6 +263,10 @@ pipeline_rows (void)
     gchar *l_ours = g_strdup_printf ("videotestsrc num-buffers=%d ! "
         "video/x-raw,format=I420,%s ! cudafxupload ! cudablur sigma=3 ! "
         "cudafxdownload ! fakesink name=sink", n, caps);
+    gchar *l_queued = g_strdup_printf ("videotestsrc num-buffers=%d ! "
+        "video/x-raw,format=I420,%s ! queue ! cudafxupload ! queue ! "
+        "cudablur sigma=3 ! queue ! cudafxdownload ! queue ! "
+        "fakesink name=sink", n, caps);
     gchar *l_ayuv = g_strdup_printf ("videotestsrc num-buffers=%d ! "
         "video/x-raw,format=AYUV,%s ! fakesink name=sink", np, caps);
     gchar *l_gb = g_strdup_printf ("videotestsrc num-buffers=%d ! "
@@ -258,6 +274,7 @@ pipeline_rows (void)
         "fakesink name=sink", np, caps);
     double f_i420 = bench_pipeline_fps (l_i420);
     double f_ours = bench_pipeline_fps (l_ours);
+    double f_queued = bench_pipeline_fps (l_queued);
     double f_ayuv = bench_peer_pipeline_fps (l_ayuv);
     double f_gb = bench_peer_pipeline_fps (l_gb);
     double f_fsrc = 0, f_gblur = 0;
@@ -266,8 +283,8 @@ pipeline_rows (void)
       f_fsrc = ffmpeg_fps ("format=yuv420p", w, h, 4 * np);
       f_gblur = ffmpeg_fps ("format=yuv420p,gblur=sigma=3", w, h, 4 * np);
     }
-    printf ("| %s | %.0f | %.0f | %.1f |", kinds[k].name, f_i420, f_ours,
-        f_ayuv);
+    printf ("| %s | %.0f | %.0f | %.0f | %.1f |", kinds[k].name, f_i420,
+        f_ours, f_queued, f_ayuv);
     print_peer (f_ours, f_gb);
     printf (" %.1f |", f_fsrc);
     print_peer (f_ours, f_gblur);
@@ -276,6 +293,7 @@ pipeline_rows (void)
     g_free (caps);
     g_free (l_i420);
     g_free (l_ours);
+    g_free (l_queued);
     g_free (l_ayuv);
     g_free (l_gb);
   }
