@@ -157,6 +157,10 @@ kernel_rows (void)
       else
         name = g_strdup_printf ("%s gaussian sigma %g (%s)", kinds[k].name,
             d->sigma, path_name (w, h, d->sigma, buf, sizeof (buf)));
+      if (!bench_case_wanted (name)) {
+        g_free (name);
+        continue;
+      }
       t = bench_time_kernel (launch_blur, d, sets);
       bench_print_kernel_row (name, t, 2.0 * frame_bytes);
       if (k == 2) {
@@ -308,5 +312,6 @@ void
 bench_section_blur (void)
 {
   kernel_rows ();
-  pipeline_rows ();
+  if (bench_case_wanted (NULL))
+    pipeline_rows ();
 }

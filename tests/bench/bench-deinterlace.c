@@ -139,6 +139,11 @@ kernel_rows (void)
       gchar *name = g_strdup_printf ("%s %s", kinds[k].name,
           methods[m].name);
 
+      if (!bench_case_wanted (name)) {
+        g_free (name);
+        continue;
+      }
+
       /* the first field of a TFF frame: A = P, B = C */
       d->field.method = methods[m].method;
       d->field.parity = 0;
@@ -277,5 +282,6 @@ void
 bench_section_deinterlace (void)
 {
   kernel_rows ();
-  pipeline_rows ();
+  if (bench_case_wanted (NULL))
+    pipeline_rows ();
 }

@@ -46,6 +46,16 @@ bench_median (double *v, int n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* CUDAFX_BENCH_ONLY=TEXT runs only the cases whose name contains TEXT
+ * (e.g. to profile one kernel with ncu) and no pipelines */
+gboolean
+bench_case_wanted (const char *name)
+{
+  const char *only = g_getenv ("CUDAFX_BENCH_ONLY");
+
+  return !only || !*only || (name && strstr (name, only) != NULL);
+}
+
 int
 bench_reps (int full)
 {

@@ -8,6 +8,8 @@ extern double bench_copy_bandwidth;
 
 double bench_median (double *v, int n);
 int bench_reps (int full);
+#include <glib.h>
+gboolean bench_case_wanted (const char *name);
 int bench_sets_for (size_t bytes);
 double bench_time_kernel (void (*launch) (int set, void *data), void *data,
     int sets);
