@@ -9,22 +9,58 @@ CUDAFX_BUILD=${CUDAFX_BUILD:-$cudafx_root/build}
 
 cudafx_packages="meson ninja-build pkg-config gcc libglib2.0-dev
  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
- gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
+ gstreamer1.0-plugins-base"
+# Used by some tests and benchmarks when present (gst-plugins-bad for the
+# nvcodec coexistence test and gaussianblur, -good for interlace, FFmpeg
+# for the bit-exactness check); the build and the other tests go on without.
+cudafx_optional_packages="gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
  ffmpeg"
 
-cudafx_install_deps () {
-  local missing="" p sudo=""
-  for p in $cudafx_packages; do
+cudafx_missing () {
+  local p missing=""
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
       || missing="$missing $p"
   done
+  echo $missing
+}
+
+# apt-get with retries: a fresh machine may still hold the dpkg lock or
+# see a registry hiccup for a few seconds.
+cudafx_apt () {
+  local sudo="" try log
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  log=$(mktemp)
+  for try in 1 2 3 4 5; do
+    if $sudo env DEBIAN_FRONTEND=noninteractive apt-get "$@" >"$log" 2>&1; then
+      rm -f "$log"
+      return 0
+    fi
+    sleep $((try * 5))
+  done
+  echo "apt-get $* failed:" >&2
+  tail -n 20 "$log" >&2
+  rm -f "$log"
+  return 1
+}
+
+cudafx_install_deps () {
+  local missing optional
+  command -v apt-get >/dev/null 2>&1 || return 0
+  missing=$(cudafx_missing $cudafx_packages)
+  optional=$(cudafx_missing $cudafx_optional_packages)
+  [ -z "$missing$optional" ] && return 0
+  echo "installing: $missing $optional"
+  cudafx_apt update -q || true
   if [ -n "$missing" ]; then
-    [ "$(id -u)" = 0 ] || sudo=sudo
-    echo "installing:$missing"
-    $sudo apt-get update -q >/dev/null
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q $missing \
-      >/dev/null || { echo "apt-get install failed" >&2; return 1; }
+    cudafx_apt install -y -q $missing || return 1
   fi
+  if [ -n "$optional" ]; then
+    cudafx_apt install -y -q $optional \
+      || echo "optional packages not installed ($optional): the tests" \
+        "that need them skip" >&2
+  fi
+  return 0
 }
 
 cudafx_find_cuda () {
