@@ -29,10 +29,17 @@ cudafx_missing () {
 # see a registry hiccup for a few seconds.
 cudafx_apt () {
   local sudo="" try log
-  [ "$(id -u)" = 0 ] || sudo=sudo
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || {
+      echo "not root and no sudo: install these packages first:" \
+        $cudafx_packages >&2
+      return 1
+    }
+    sudo=sudo
+  fi
   log=$(mktemp)
   for try in 1 2 3 4 5; do
-    if $sudo env DEBIAN_FRONTEND=noninteractive apt-get "$@" >"$log" 2>&1; then
+    if $sudo env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 "$@" >"$log" 2>&1; then
       rm -f "$log"
       return 0
     fi
@@ -82,8 +89,11 @@ cudafx_build () {
   cudafx_install_deps && cudafx_find_cuda || return 1
   [ -n "${CUDAFX_CUDA_ARCHS:-}" ] && archs=("-Dcuda-archs=$CUDAFX_CUDA_ARCHS")
   if [ ! -f "$CUDAFX_BUILD/build.ninja" ]; then
+    local log
+    log=$(mktemp)
     meson setup "$CUDAFX_BUILD" "$cudafx_root" ${archs[@]+"${archs[@]}"} \
-      >/dev/null || return 1
+      >"$log" 2>&1 || { tail -n 30 "$log"; rm -f "$log"; return 1; }
+    rm -f "$log"
   elif [ ${#archs[@]} -gt 0 ]; then
     meson configure "$CUDAFX_BUILD" "${archs[@]}" >/dev/null || return 1
   fi
