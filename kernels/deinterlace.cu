@@ -19,10 +19,18 @@
  * differences), as a window that slides two rows per step, so in the
  * interior each needed row of each frame is loaded once per strip (bwdif:
  * C, A, B, P and N, one word each per step) and the copied row is stored
- * from the window. Rows within the stencil's reach of the top or bottom
- * take a slow path that loads its rows by the page's edge rules.
- * Horizontal neighbours (yadif's direction search, ELA) come from the
- * neighbouring words of the row (L1 hits), loaded once per row.
+ * from the window. Each step's new rows are loaded a step (intra-field
+ * methods: several steps) ahead, so that their latency hides behind the
+ * arithmetic; the temporal windows rotate through sets of registers
+ * (bwdif five steps a loop, yadif three), so that sliding copies nothing.
+ * Rows within the stencil's reach of the top or bottom take a slow path
+ * that loads its rows by the page's edge rules. Horizontal neighbours
+ * (yadif's direction search, ELA) come from the neighbouring words of the
+ * row (L1 hits), loaded once per row.
+ *
+ * Launch shape: the strips are as short as one wave of blocks allows (the
+ * runtime's occupancy for the kernel times the SMs), never more blocks
+ * than one wave: a second, partial wave would double the time.
  *
  * Arithmetic is SIMD within a register, exact throughout: per byte (four
  * samples an instruction) for |a - b|, floor and rounded means; in 16-bit
@@ -39,17 +47,21 @@
  * byte permutation of the neighbouring words (each component its own
  * step); each component is filtered exactly as a planar channel.
  *
- * Columns whose words may need an edge rule (a neighbour outside the row,
- * yadif's x < 3 or x >= w - 3, ELA's clamping), and planes that are not
- * 4-byte aligned (byte loads, stores that stop at the row's end), take a
- * path that loads every row of each pair and checks every access (the
- * same per-word code, with the edge masks); the others run the window
- * without checks. The rare paths are calls, so that their registers do
- * not weigh on the hot loops'.
+ * Warps with a column whose words may need an edge rule (a neighbour
+ * outside the row, yadif's x < 3 or x >= w - 3, ELA's clamping) run the
+ * same window with the edge masks (MODE_EDGE below): a few instructions a
+ * step more, no divergence, so that the blocks that hold the row's ends
+ * take no longer than the others (the kernel waits for its slowest
+ * block). Planes that are not 4-byte aligned take a path that loads every
+ * row of each pair and checks every access (byte loads, stores that stop
+ * at the row's end; the same per-word code, with the edge masks). The
+ * rare paths are calls, so that their registers do not weigh on the hot
+ * loops'.
  *
  * Every function below the kernels' __global__ wrappers is __host__
  * __device__, so the per-thread work can be run on a CPU too (see
  * tests/kernels/test-deinterlace-emulated.c). */
+#include <limits.h>
 #include <string.h>
 
 #include "cudafx-kernels.h"
@@ -73,16 +85,18 @@
 #define BLOCK_Y 4               /* strips down */
 #define THREADS (BLOCK_X * BLOCK_Y)
 /* Blocks per SM each method's registers allow without spilling (65536
- * registers an SM): bwdif 7 (72 registers, 28 warps), yadif 5 (its
- * direction search: 96 registers, 20 warps), the others 8 (64, 32
- * warps) */
+ * registers an SM; the launch bound): bwdif 7 (72 registers, 28 warps),
+ * yadif 6 (its direction search: 80 registers, 24 warps), the others 8
+ * (they need fewer: 45 to 52 registers, 9 or 10 blocks). The launch asks
+ * the runtime how many fit. */
 #define MB_BWDIF 7
-#define MB_YADIF 5
+#define MB_YADIF 6
 /* The intra-field methods read one row a step: rows loaded that many
- * steps ahead keep enough bytes in flight (the temporal ones have five
- * loads a step and 4 to 8 times the arithmetic) */
-#define PREFETCH 4
-#define ELA_PREFETCH 2
+ * steps ahead keep enough bytes in flight. The temporal ones load each
+ * step's five to eleven words one step ahead, behind 4 to 8 times the
+ * arithmetic. */
+#define PREFETCH 6
+#define ELA_PREFETCH 4
 
 namespace
 {
@@ -531,14 +545,57 @@ inside_mask (int layout, int word, const PlaneArgs & pa, int lo, int hi)
 
 /* ---- memory ------------------------------------------------------------- */
 
+/* p, hidden from the compiler's reassociation: a row's address is then
+ * one wide multiply-add (row * pitch + the thread's column), not a
+ * multiply-add and two 64-bit adds (it would add the column to the
+ * product, then the frame's base) */
+template < typename T > CFX_HD T *
+opaque (T * p)
+{
+#ifdef __CUDA_ARCH__
+  asm volatile ("mov.b64 %0, %0;":"+l" (p));
+#endif
+  return p;
+}
+
 /* What one thread sees of a plane */
 struct View
 {
   const uint8_t *f[5];          /* P, C, N, A, B */
+  const uint8_t *col[5];        /* the same at the thread's word */
   int pitch[5];
-  uint8_t *dst;
+  uint8_t *dst, *dst_col;
   int pitch_dst;
   int height, row_bytes, words, wb, aligned;
+  int nb[7];                    /* MODE_CLAMP: byte offsets of the words
+                                 * -3 .. 3 words away, clamped into the row */
+};
+
+/* How a thread's column loads its rows (yadif and ELA read neighbour
+ * words of C's rows; the other methods only the thread's own word):
+ *   MODE_FAST   aligned plane, every neighbour word inside the row, no
+ *               sample under an edge rule: no checks
+ *   MODE_EDGE   aligned plane, a warp with a column near the row's ends,
+ *               on the window: the edge masks take the samples whose
+ *               neighbours fall outside the row out of the search, so a
+ *               neighbour word outside the row may hold anything; it is
+ *               loaded from where it would be (the end of the row above,
+ *               or past the row's end): the window reads C's rows 1 ..
+ *               h - 2 only and the pitch is at least 4 * reach, so that
+ *               stays inside the plane
+ *   MODE_CLAMP  the same warps' rows near the top and bottom: neighbour
+ *               words clamped into the row
+ *   MODE_SLOW   unaligned planes (and aligned ones too narrow for
+ *               MODE_EDGE): every access checked (byte loads, stores that
+ *               stop at the row's end), one pair at a time
+ * The 32 columns of a warp share FAST or EDGE, so that a warp never runs
+ * two loops one after the other. */
+enum
+{
+  MODE_FAST,
+  MODE_EDGE,
+  MODE_CLAMP,
+  MODE_SLOW,
 };
 
 enum
@@ -584,39 +641,42 @@ store_bytes (uint8_t * r, u32 w, int n)
       r[i] = (uint8_t) (w >> (8 * i));
 }
 
-/* The word k words right of the thread's in row y of frame F: zero outside
- * the row; FAST: aligned and inside, no checks */
-template < bool FAST > CFX_HD u32
+/* The word k words right of the thread's in row y of frame F (MODE_SLOW:
+ * zero outside the row) */
+template < int MODE > CFX_HD u32
 ld (const View & v, int F, int y, int k = 0)
 {
   const uint8_t *r = v.f[F] + (size_t) y * v.pitch[F];
-  int off = v.wb + 4 * k;
 
-  if constexpr (FAST)
-    return load32 (r + off);
+  if constexpr (MODE == MODE_FAST || MODE == MODE_EDGE)
+    return load32 (v.col[F] + (long long) y * v.pitch[F] + 4 * k);
+  else if constexpr (MODE == MODE_CLAMP)
+    return load32 (r + (k == 0 ? v.wb : v.nb[k + 3]));
   else
-    return load_checked (r, off, v.words, v.row_bytes, v.aligned);
+    return load_checked (r, v.wb + 4 * k, v.words, v.row_bytes, v.aligned);
 }
 
 /* stores the thread's word of row y (unaligned: never past the row) */
-template < bool FAST > CFX_HD void
+template < int MODE > CFX_HD void
 st (const View & v, int y, u32 w)
 {
   uint8_t *r = v.dst + (size_t) y * v.pitch_dst + v.wb;
 
-  if (FAST || v.aligned)
+  if (MODE != MODE_SLOW)
+    *(u32 *) (v.dst_col + (long long) y * v.pitch_dst) = w;
+  else if (v.aligned)
     *(u32 *) r = w;
   else
     store_bytes (r, w, v.row_bytes - v.wb);
 }
 
 /* row y of C: the thread's word and R neighbour words each side */
-template < int R, bool FAST > CFX_HD void
+template < int R, int MODE > CFX_HD void
 c_words (const View & v, int y, u32 * W)
 {
 UNROLL
   for (int k = -R; k <= R; k++)
-    W[k + R] = ld < FAST > (v, FC, y, k);
+    W[k + R] = ld < MODE > (v, FC, y, k);
 }
 
 /* ---- shared by yadif and bwdif -------------------------------------------- */
@@ -966,6 +1026,14 @@ view_of (const PlaneArgs & pa, int word)
   v.words = pa.words;
   v.wb = 4 * word;
   v.aligned = pa.aligned;
+  v.col[FP] = opaque (v.f[FP] + v.wb);
+  v.col[FC] = opaque (v.f[FC] + v.wb);
+  v.col[FN] = opaque (v.f[FN] + v.wb);
+  v.col[FA] = FIRST ? v.col[FP] : v.col[FC];
+  v.col[FB] = FIRST ? v.col[FC] : v.col[FN];
+  v.dst_col = opaque (v.dst + v.wb);
+  for (int k = 0; k < 7; k++)
+    v.nb[k] = 4 * imax (0, imin (word + k - 3, pa.words - 1));
   return v;
 }
 
@@ -1001,98 +1069,143 @@ strip_of (const LaunchArgs & L, const PlaneArgs & pa, int strip, int lo,
 }
 
 /* a copied row on the slow path */
-template < bool FAST > CFX_HD void
+template < int MODE > CFX_HD void
 copy_row (const View & v, int yc)
 {
   if (yc < v.height)
-    st < FAST > (v, yc, ld < FAST > (v, FC, yc));
+    st < MODE > (v, yc, ld < MODE > (v, FC, yc));
 }
 
 /* |X - C| at row r as lanes, C's word given */
-template < bool FAST > CFX_HD Half
+template < int MODE > CFX_HD Half
 against_c (const View & v, int F, int r, u32 c)
 {
-  return unpack (absdiff4 (ld < FAST > (v, F, r), c));
+  return unpack (absdiff4 (ld < MODE > (v, F, r), c));
 }
 
-/* bwdif: the window over pairs fa .. fb - 1 (4 <= y, y + 5 <= h) */
-template < bool FAST > CFX_HD void
+/* bwdif's window: one of C's rows (its word; at m and p also as lanes,
+ * with |P - C| and |N - C|) and one of the rows of A and B (byte pairs,
+ * mean, |A - B|) */
+struct BwRow
+{
+  u32 c;
+  Half c16, ap, an;
+};
+
+struct BwAb
+{
+  Pairs ab;
+  Half d;
+  u32 td;
+};
+
+CFX_HD void
+bw_absorb_ab (BwAb & r, u32 a, u32 b)
+{
+  r.ab = pairs (a, b);
+  r.d = mean_of (a, b);
+  r.td = absdiff4 (a, b);
+}
+
+/* One step of bwdif's window at row y: C's rows y - 3, y - 1 (ready),
+ * y + 1 (its P and N words np, nn loaded a step ahead), y + 3 (loaded a
+ * step ahead), c4 free; A and B's rows y - 4 .. y + 4 (ready). Loads the
+ * next step's rows (C at y + 5 into c4, P and N at y + 3) and, once the
+ * word is written, makes a0 the row y + 6 from na, nb (loaded a step
+ * ahead) and loads A and B at y + 8. Rows are clamped into the frame (the
+ * last step's loads are not used). */
+template < int MODE > CFX_HD void
+bwdif_step (const View & v, int y, int par, const BwRow & c0,
+    const BwRow & c1, BwRow & c2, const BwRow & c3, BwRow & c4, BwAb & a0,
+    const BwAb & a1, const BwAb & a2, const BwAb & a3, const BwAb & a4,
+    u32 & np, u32 & nn, u32 & na, u32 & nb)
+{
+  const int last = v.height - 1;
+  BwIn in;
+
+  c2.c16 = unpack (c2.c);
+  c2.ap = unpack (absdiff4 (np, c2.c));
+  c2.an = unpack (absdiff4 (nn, c2.c));
+  c4.c = ld < MODE > (v, FC, imin (y + 5, last));
+  np = ld < MODE > (v, FP, imin (y + 3, last));
+  nn = ld < MODE > (v, FN, imin (y + 3, last));
+
+  in.c[0] = c0.c;
+  in.c[1] = c1.c;
+  in.c[2] = c2.c;
+  in.c[3] = c3.c;
+  in.c16[0] = c1.c16;
+  in.c16[1] = c2.c16;
+  in.ab[0] = a0.ab;
+  in.ab[1] = a1.ab;
+  in.ab[2] = a2.ab;
+  in.ab[3] = a3.ab;
+  in.ab[4] = a4.ab;
+  in.t.ap[0] = c1.ap;
+  in.t.ap[1] = c2.ap;
+  in.t.an[0] = c1.an;
+  in.t.an[1] = c2.an;
+  in.t.d[0] = a1.d;
+  in.t.d[1] = a2.d;
+  in.t.d[2] = a3.d;
+  in.t.td0 = a2.td;
+  st < MODE > (v, y, bwdif_word < false, true > (in));
+  st < MODE > (v, y - 1 + 2 * par, par ? c2.c : c1.c);
+
+  bw_absorb_ab (a0, na, nb);
+  na = ld < MODE > (v, FA, imin (y + 8, last));
+  nb = ld < MODE > (v, FB, imin (y + 8, last));
+}
+
+/* bwdif: the window over pairs fa .. fb - 1 (4 <= y, y + 5 <= h). Each
+ * step's new rows are loaded a step ahead, so that their latency hides
+ * behind a step of arithmetic; the window's rows rotate through five sets
+ * of registers (five steps a loop: no copies). */
+template < int MODE > CFX_HD void
 bwdif_run (const Strip & s, const View & v)
 {
-  const int par = s.par;
+  const int par = s.par, last = v.height - 1;
   int k = s.fa, y = 2 * k + 1 - par;
-  BwIn w = { };
-  /* means and |A - B| of the rows below the window's centre */
-  Half d4 = { };
-  u32 td2 = 0, td4 = 0;
+  BwRow c0, c1, c2, c3, c4;
+  BwAb a0, a1, a2, a3, a4;
 
-UNROLL
-  for (int r = 0; r < 3; r++)
-    w.c[r] = ld < FAST > (v, FC, y - 3 + 2 * r);
-  w.c16[0] = unpack (w.c[1]);
-UNROLL
-  for (int r = 0; r < 5; r++) {
-    u32 a = ld < FAST > (v, FA, y - 4 + 2 * r);
-    u32 b = ld < FAST > (v, FB, y - 4 + 2 * r);
+  c0.c = ld < MODE > (v, FC, y - 3);
+  c1.c = ld < MODE > (v, FC, y - 1);
+  c1.c16 = unpack (c1.c);
+  c1.ap = against_c < MODE > (v, FP, y - 1, c1.c);
+  c1.an = against_c < MODE > (v, FN, y - 1, c1.c);
+  c2.c = ld < MODE > (v, FC, y + 1);
+  c3.c = ld < MODE > (v, FC, y + 3);
+  bw_absorb_ab (a0, ld < MODE > (v, FA, y - 4), ld < MODE > (v, FB, y - 4));
+  bw_absorb_ab (a1, ld < MODE > (v, FA, y - 2), ld < MODE > (v, FB, y - 2));
+  bw_absorb_ab (a2, ld < MODE > (v, FA, y), ld < MODE > (v, FB, y));
+  bw_absorb_ab (a3, ld < MODE > (v, FA, y + 2), ld < MODE > (v, FB, y + 2));
+  bw_absorb_ab (a4, ld < MODE > (v, FA, y + 4), ld < MODE > (v, FB, y + 4));
+  /* loaded ahead: P and N at y + 1, A and B at y + 6 */
+  u32 np = ld < MODE > (v, FP, y + 1), nn = ld < MODE > (v, FN, y + 1);
+  u32 na = ld < MODE > (v, FA, imin (y + 6, last));
+  u32 nb = ld < MODE > (v, FB, imin (y + 6, last));
 
-    w.ab[r] = pairs (a, b);
-    if (r == 1)
-      w.t.d[0] = mean_of (a, b);
-    if (r == 2) {
-      w.t.d[1] = mean_of (a, b);
-      w.t.td0 = absdiff4 (a, b);
-    }
-    if (r == 3) {
-      w.t.d[2] = mean_of (a, b);
-      td2 = absdiff4 (a, b);
-    }
-    if (r == 4) {
-      d4 = mean_of (a, b);
-      td4 = absdiff4 (a, b);
-    }
-  }
-  w.t.ap[0] = against_c < FAST > (v, FP, y - 1, w.c[1]);
-  w.t.an[0] = against_c < FAST > (v, FN, y - 1, w.c[1]);
-
+#define BW_STEP(c0, c1, c2, c3, c4, a0, a1, a2, a3, a4) \
+    bwdif_step < MODE > (v, y, par, c0, c1, c2, c3, c4, a0, a1, a2, a3, a4, \
+        np, nn, na, nb); \
+    if (++k == s.fb) \
+      return; \
+    y += 2
 NO_UNROLL
   for (;;) {
-    w.c[3] = ld < FAST > (v, FC, y + 3);
-    w.c16[1] = unpack (w.c[2]);
-    w.t.ap[1] = against_c < FAST > (v, FP, y + 1, w.c[2]);
-    w.t.an[1] = against_c < FAST > (v, FN, y + 1, w.c[2]);
-    st < FAST > (v, y, bwdif_word < false, true > (w));
-    st < FAST > (v, y - 1 + 2 * par, par ? w.c[2] : w.c[1]);
-    if (++k == s.fb)
-      return;
-    y += 2;
-
-    /* slide two rows down: one new row of each kind */
-    u32 a = ld < FAST > (v, FA, y + 4), b = ld < FAST > (v, FB, y + 4);
-
-    w.c[0] = w.c[1];
-    w.c[1] = w.c[2];
-    w.c[2] = w.c[3];
-    w.c16[0] = w.c16[1];
-    w.ab[0] = w.ab[1];
-    w.ab[1] = w.ab[2];
-    w.ab[2] = w.ab[3];
-    w.ab[3] = w.ab[4];
-    w.ab[4] = pairs (a, b);
-    w.t.d[0] = w.t.d[1];
-    w.t.d[1] = w.t.d[2];
-    w.t.d[2] = d4;
-    d4 = mean_of (a, b);
-    w.t.td0 = td2;
-    td2 = td4;
-    td4 = absdiff4 (a, b);
-    w.t.ap[0] = w.t.ap[1];
-    w.t.an[0] = w.t.an[1];
+    BW_STEP (c0, c1, c2, c3, c4, a0, a1, a2, a3, a4);
+    BW_STEP (c1, c2, c3, c4, c0, a1, a2, a3, a4, a0);
+    BW_STEP (c2, c3, c4, c0, c1, a2, a3, a4, a0, a1);
+    BW_STEP (c3, c4, c0, c1, c2, a3, a4, a0, a1, a2);
+    BW_STEP (c4, c0, c1, c2, c3, a4, a0, a1, a2, a3);
   }
+#undef BW_STEP
 }
 
 /* bwdif, one pair with every row loaded (the rows near the top and
  * bottom, the columns that need checks) */
-template < bool FAST > CFX_HD void
+template < int MODE > CFX_HD void
 bwdif_slow (int par, const View & v, int k)
 {
   const int h = v.height, y = 2 * k + 1 - par;
@@ -1102,13 +1215,13 @@ bwdif_slow (int par, const View & v, int k)
 
 UNROLL
     for (int r = 0; r < 4; r++)
-      w.c[r] = ld < FAST > (v, FC, y - 3 + 2 * r);
+      w.c[r] = ld < MODE > (v, FC, y - 3 + 2 * r);
     w.c16[0] = unpack (w.c[1]);
     w.c16[1] = unpack (w.c[2]);
 UNROLL
     for (int r = 0; r < 5; r++) {
-      u32 a = ld < FAST > (v, FA, y - 4 + 2 * r);
-      u32 b = ld < FAST > (v, FB, y - 4 + 2 * r);
+      u32 a = ld < MODE > (v, FA, y - 4 + 2 * r);
+      u32 b = ld < MODE > (v, FB, y - 4 + 2 * r);
 
       w.ab[r] = pairs (a, b);
       if (r >= 1 && r <= 3)
@@ -1116,42 +1229,42 @@ UNROLL
       if (r == 2)
         w.t.td0 = absdiff4 (a, b);
     }
-    w.t.ap[0] = against_c < FAST > (v, FP, y - 1, w.c[1]);
-    w.t.ap[1] = against_c < FAST > (v, FP, y + 1, w.c[2]);
-    w.t.an[0] = against_c < FAST > (v, FN, y - 1, w.c[1]);
-    w.t.an[1] = against_c < FAST > (v, FN, y + 1, w.c[2]);
-    st < FAST > (v, y, bwdif_word < false, true > (w));
+    w.t.ap[0] = against_c < MODE > (v, FP, y - 1, w.c[1]);
+    w.t.ap[1] = against_c < MODE > (v, FP, y + 1, w.c[2]);
+    w.t.an[0] = against_c < MODE > (v, FN, y - 1, w.c[1]);
+    w.t.an[1] = against_c < MODE > (v, FN, y + 1, w.c[2]);
+    st < MODE > (v, y, bwdif_word < false, true > (w));
   } else if (y < h) {
     /* edge rows: the page's mirrored m and p, no cubic */
     BwIn e = { };
     int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
-    u32 a = ld < FAST > (v, FA, y), b = ld < FAST > (v, FB, y);
+    u32 a = ld < MODE > (v, FA, y), b = ld < MODE > (v, FB, y);
 
-    e.c[1] = ld < FAST > (v, FC, m);
-    e.c[2] = ld < FAST > (v, FC, p);
+    e.c[1] = ld < MODE > (v, FC, m);
+    e.c[2] = ld < MODE > (v, FC, p);
     e.c16[0] = unpack (e.c[1]);
     e.c16[1] = unpack (e.c[2]);
     e.t.d[1] = mean_of (a, b);
     e.t.td0 = absdiff4 (a, b);
-    e.t.ap[0] = against_c < FAST > (v, FP, m, e.c[1]);
-    e.t.ap[1] = against_c < FAST > (v, FP, p, e.c[2]);
-    e.t.an[0] = against_c < FAST > (v, FN, m, e.c[1]);
-    e.t.an[1] = against_c < FAST > (v, FN, p, e.c[2]);
+    e.t.ap[0] = against_c < MODE > (v, FP, m, e.c[1]);
+    e.t.ap[1] = against_c < MODE > (v, FP, p, e.c[2]);
+    e.t.an[0] = against_c < MODE > (v, FN, m, e.c[1]);
+    e.t.an[1] = against_c < MODE > (v, FN, p, e.c[2]);
     if (!(y < 2 || y + 3 > h)) {
-      e.t.d[0] = mean_of (ld < FAST > (v, FA, y - 2),
-          ld < FAST > (v, FB, y - 2));
-      e.t.d[2] = mean_of (ld < FAST > (v, FA, y + 2),
-          ld < FAST > (v, FB, y + 2));
-      st < FAST > (v, y, bwdif_word < true, true > (e));
+      e.t.d[0] = mean_of (ld < MODE > (v, FA, y - 2),
+          ld < MODE > (v, FB, y - 2));
+      e.t.d[2] = mean_of (ld < MODE > (v, FA, y + 2),
+          ld < MODE > (v, FB, y + 2));
+      st < MODE > (v, y, bwdif_word < true, true > (e));
     } else {
-      st < FAST > (v, y, bwdif_word < true, false > (e));
+      st < MODE > (v, y, bwdif_word < true, false > (e));
     }
   }
-  copy_row < FAST > (v, 2 * k + par);
+  copy_row < MODE > (v, 2 * k + par);
 }
 
 /* bwdif's first and last fields: the window over 3 <= y, y + 4 <= h */
-template < bool FAST > CFX_HD void
+template < int MODE > CFX_HD void
 bwdif_intra_run (const Strip & s, const View & v)
 {
   const int par = s.par, last = v.height - 1;
@@ -1161,22 +1274,22 @@ bwdif_intra_run (const Strip & s, const View & v)
 
 UNROLL
   for (int i = 0; i < 3 + PREFETCH; i++)
-    q[i] = ld < FAST > (v, FC, imin (y - 3 + 2 * i, last));
+    q[i] = ld < MODE > (v, FC, imin (y - 3 + 2 * i, last));
 NO_UNROLL
   for (;;) {
-    st < FAST > (v, y, bwdif_intra_word (q[0], q[1], q[2], q[3]));
-    st < FAST > (v, y - 1 + 2 * par, par ? q[2] : q[1]);
+    st < MODE > (v, y, bwdif_intra_word (q[0], q[1], q[2], q[3]));
+    st < MODE > (v, y - 1 + 2 * par, par ? q[2] : q[1]);
     if (++k == s.fb)
       return;
     y += 2;
 UNROLL
     for (int i = 0; i < 2 + PREFETCH; i++)
       q[i] = q[i + 1];
-    q[2 + PREFETCH] = ld < FAST > (v, FC, imin (y + 1 + 2 * PREFETCH, last));
+    q[2 + PREFETCH] = ld < MODE > (v, FC, imin (y + 1 + 2 * PREFETCH, last));
   }
 }
 
-template < bool FAST > CFX_HD void
+template < int MODE > CFX_HD void
 bwdif_intra_slow (int par, const View & v, int k)
 {
   const int h = v.height, y = 2 * k + 1 - par;
@@ -1185,59 +1298,121 @@ bwdif_intra_slow (int par, const View & v, int k)
     int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
     int m3 = y > 2 ? y - 3 : y + 1, p3 = y + 3 < h ? y + 3 : y - 1;
 
-    st < FAST > (v, y, bwdif_intra_word (ld < FAST > (v, FC, m3),
-            ld < FAST > (v, FC, m), ld < FAST > (v, FC, p),
-            ld < FAST > (v, FC, p3)));
+    st < MODE > (v, y, bwdif_intra_word (ld < MODE > (v, FC, m3),
+            ld < MODE > (v, FC, m), ld < MODE > (v, FC, p),
+            ld < MODE > (v, FC, p3)));
   }
-  copy_row < FAST > (v, 2 * k + par);
+  copy_row < MODE > (v, 2 * k + par);
 }
 
-/* yadif: the window over 2 <= y, y + 3 <= h. EDGE (!FAST): columns where
- * an edge rule may apply; inside: the samples where the search runs. */
-template < int LAYOUT, bool FAST, bool SPATIAL > CFX_HD void
+/* yadif's window: one of C's rows (its neighbour words, its own word as
+ * lanes, |P - C| and |N - C| there) and one of the means of A and B with
+ * |A - B| */
+struct YaRow
+{
+  u32 w[7];
+  Half c16, ap, an;
+};
+
+struct YaMean
+{
+  Half d;
+  u32 td;
+};
+
+/* C's row from its words and P's and N's words there */
+template < int R > CFX_HD void
+ya_absorb (YaRow & r, u32 p, u32 n)
+{
+  r.c16 = unpack (r.w[R]);
+  r.ap = unpack (absdiff4 (p, r.w[R]));
+  r.an = unpack (absdiff4 (n, r.w[R]));
+}
+
+/* One step of yadif's window at row y: rows m = y - 1 (ready), p = y + 1
+ * (its words loaded a step ahead), the means at y - 2 and y (ready) and
+ * y + 2 (from na, nb loaded a step ahead). Loads the next step's rows
+ * into z (C at y + 3; no lower than h - 2: MODE_EDGE) and na, nb (A and
+ * B at y + 4), np, nn (P and N at y + 3), rows clamped into the frame
+ * (the last step's are not used). */
+template < int LAYOUT, int MODE, bool SPATIAL > CFX_HD void
+yadif_step (const View & v, int y, int par, u32 inside, const YaRow & m,
+    YaRow & p, YaRow & z, const YaMean & d0, const YaMean & d1,
+    YaMean & d2, u32 & na, u32 & nb, u32 & np, u32 & nn)
+{
+  constexpr int R = reach_of (LAYOUT);
+  const int last = v.height - 1;
+  YaIn in;
+
+  ya_absorb < R > (p, np, nn);
+  d2.d = mean_of (na, nb);
+  d2.td = absdiff4 (na, nb);
+  c_words < R, MODE > (v, imin (y + 3, last - 1), z.w);
+  na = ld < MODE > (v, FA, imin (y + 4, last));
+  nb = ld < MODE > (v, FB, imin (y + 4, last));
+  np = ld < MODE > (v, FP, imin (y + 3, last));
+  nn = ld < MODE > (v, FN, imin (y + 3, last));
+
+UNROLL
+  for (int i = 0; i <= 2 * R; i++) {
+    in.wm[i] = m.w[i];
+    in.wp[i] = p.w[i];
+  }
+  in.c16[0] = m.c16;
+  in.c16[1] = p.c16;
+  in.t.ap[0] = m.ap;
+  in.t.ap[1] = p.ap;
+  in.t.an[0] = m.an;
+  in.t.an[1] = p.an;
+  in.t.d[0] = d0.d;
+  in.t.d[1] = d1.d;
+  in.t.d[2] = d2.d;
+  in.t.td0 = d1.td;
+  st < MODE > (v, y, yadif_word < LAYOUT, MODE != MODE_FAST,
+      SPATIAL > (in, inside));
+  st < MODE > (v, y - 1 + 2 * par, par ? p.w[R] : m.w[R]);
+}
+
+/* yadif: the window over 2 <= y, y + 3 <= h. MODE_EDGE: columns where
+ * an edge rule may apply; inside: the samples where the search runs.
+ * Each step's new rows are loaded a step ahead; the window's rows rotate
+ * through three sets of registers (three steps a loop: no copies). */
+template < int LAYOUT, int MODE, bool SPATIAL > CFX_HD void
 yadif_run (const Strip & s, const View & v, u32 inside)
 {
   constexpr int R = reach_of (LAYOUT);
   const int par = s.par;
   int k = s.fa, y = 2 * k + 1 - par;
-  YaIn w = { };
-  Half d2 = { };                /* mean at y + 2 */
-  u32 td2 = 0;                  /* |A - B| at y + 2 */
+  YaRow r0, r1, r2;
+  YaMean m0, m1, m2;
 
-  c_words < R, FAST > (v, y - 1, w.wp);
-  w.c16[1] = unpack (w.wp[R]);
-  u32 a = ld < FAST > (v, FA, y - 2), b = ld < FAST > (v, FB, y - 2);
-  w.t.d[1] = mean_of (a, b);
-  a = ld < FAST > (v, FA, y);
-  b = ld < FAST > (v, FB, y);
-  d2 = mean_of (a, b);
-  td2 = absdiff4 (a, b);
-  w.t.ap[1] = against_c < FAST > (v, FP, y - 1, w.wp[R]);
-  w.t.an[1] = against_c < FAST > (v, FN, y - 1, w.wp[R]);
+  c_words < R, MODE > (v, y - 1, r0.w);
+  ya_absorb < R > (r0, ld < MODE > (v, FP, y - 1), ld < MODE > (v, FN,
+          y - 1));
+  m0.d = mean_of (ld < MODE > (v, FA, y - 2), ld < MODE > (v, FB, y - 2));
+  m0.td = 0;
+  u32 a = ld < MODE > (v, FA, y), b = ld < MODE > (v, FB, y);
+  m1.d = mean_of (a, b);
+  m1.td = absdiff4 (a, b);
+  /* loaded ahead: C, P and N at y + 1, A and B at y + 2 */
+  c_words < R, MODE > (v, y + 1, r1.w);
+  u32 na = ld < MODE > (v, FA, y + 2), nb = ld < MODE > (v, FB, y + 2);
+  u32 np = ld < MODE > (v, FP, y + 1), nn = ld < MODE > (v, FN, y + 1);
 
 NO_UNROLL
   for (;;) {
-    /* slide two rows down */
-UNROLL
-    for (int i = 0; i <= 2 * R; i++)
-      w.wm[i] = w.wp[i];
-    w.c16[0] = w.c16[1];
-    w.t.d[0] = w.t.d[1];
-    w.t.d[1] = d2;
-    w.t.td0 = td2;
-    w.t.ap[0] = w.t.ap[1];
-    w.t.an[0] = w.t.an[1];
-    c_words < R, FAST > (v, y + 1, w.wp);
-    w.c16[1] = unpack (w.wp[R]);
-    a = ld < FAST > (v, FA, y + 2);
-    b = ld < FAST > (v, FB, y + 2);
-    w.t.d[2] = d2 = mean_of (a, b);
-    td2 = absdiff4 (a, b);
-    w.t.ap[1] = against_c < FAST > (v, FP, y + 1, w.wp[R]);
-    w.t.an[1] = against_c < FAST > (v, FN, y + 1, w.wp[R]);
-
-    st < FAST > (v, y, yadif_word < LAYOUT, !FAST, SPATIAL > (w, inside));
-    st < FAST > (v, y - 1 + 2 * par, par ? w.wp[R] : w.wm[R]);
+    yadif_step < LAYOUT, MODE, SPATIAL > (v, y, par, inside, r0, r1, r2,
+        m0, m1, m2, na, nb, np, nn);
+    if (++k == s.fb)
+      return;
+    y += 2;
+    yadif_step < LAYOUT, MODE, SPATIAL > (v, y, par, inside, r1, r2, r0,
+        m1, m2, m0, na, nb, np, nn);
+    if (++k == s.fb)
+      return;
+    y += 2;
+    yadif_step < LAYOUT, MODE, SPATIAL > (v, y, par, inside, r2, r0, r1,
+        m2, m0, m1, na, nb, np, nn);
     if (++k == s.fb)
       return;
     y += 2;
@@ -1245,7 +1420,7 @@ UNROLL
 }
 
 /* yadif's edge rows: the page's mirrored m, p, m2, p2 */
-template < int LAYOUT, bool FAST > CFX_HD void
+template < int LAYOUT, int MODE > CFX_HD void
 yadif_slow (int par, const View & v, int k, bool spatial, u32 inside)
 {
   constexpr int R = reach_of (LAYOUT);
@@ -1255,73 +1430,73 @@ yadif_slow (int par, const View & v, int k, bool spatial, u32 inside)
     YaIn e = { };
     int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
     int m2 = y + 2 * (m - y), p2 = y + 2 * (p - y);
-    u32 a = ld < FAST > (v, FA, y), b = ld < FAST > (v, FB, y);
+    u32 a = ld < MODE > (v, FA, y), b = ld < MODE > (v, FB, y);
 
-    c_words < R, FAST > (v, m, e.wm);
-    c_words < R, FAST > (v, p, e.wp);
+    c_words < R, MODE > (v, m, e.wm);
+    c_words < R, MODE > (v, p, e.wp);
     e.c16[0] = unpack (e.wm[R]);
     e.c16[1] = unpack (e.wp[R]);
     e.t.d[1] = mean_of (a, b);
     e.t.td0 = absdiff4 (a, b);
-    e.t.ap[0] = against_c < FAST > (v, FP, m, e.wm[R]);
-    e.t.ap[1] = against_c < FAST > (v, FP, p, e.wp[R]);
-    e.t.an[0] = against_c < FAST > (v, FN, m, e.wm[R]);
-    e.t.an[1] = against_c < FAST > (v, FN, p, e.wp[R]);
+    e.t.ap[0] = against_c < MODE > (v, FP, m, e.wm[R]);
+    e.t.ap[1] = against_c < MODE > (v, FP, p, e.wp[R]);
+    e.t.an[0] = against_c < MODE > (v, FN, m, e.wm[R]);
+    e.t.an[1] = against_c < MODE > (v, FN, p, e.wp[R]);
     if (spatial && !(y == 1 || y + 2 == h)) {
-      e.t.d[0] = mean_of (ld < FAST > (v, FA, m2), ld < FAST > (v, FB, m2));
-      e.t.d[2] = mean_of (ld < FAST > (v, FA, p2), ld < FAST > (v, FB, p2));
-      st < FAST > (v, y, yadif_word < LAYOUT, !FAST, true > (e, inside));
+      e.t.d[0] = mean_of (ld < MODE > (v, FA, m2), ld < MODE > (v, FB, m2));
+      e.t.d[2] = mean_of (ld < MODE > (v, FA, p2), ld < MODE > (v, FB, p2));
+      st < MODE > (v, y, yadif_word < LAYOUT, MODE != MODE_FAST, true > (e, inside));
     } else {
-      st < FAST > (v, y, yadif_word < LAYOUT, !FAST, false > (e, inside));
+      st < MODE > (v, y, yadif_word < LAYOUT, MODE != MODE_FAST, false > (e, inside));
     }
   }
-  copy_row < FAST > (v, 2 * k + par);
+  copy_row < MODE > (v, 2 * k + par);
 }
 
 /* C's words of a row at x - 1, x, x + 1; EDGE: clamped into the row */
-template < int LAYOUT, bool FAST > CFX_HD void
+template < int LAYOUT, int MODE > CFX_HD void
 ela_shifts (const u32 * W, u32 * s, u32 left_edge, u32 right_edge)
 {
   s[0] = shifted < LAYOUT, -1, 1 > (W);
   s[1] = W[1];
   s[2] = shifted < LAYOUT, 1, 1 > (W);
-  if (!FAST) {
+  if (MODE != MODE_FAST) {
     s[0] = blend (left_edge, s[1], s[0]);
     s[2] = blend (right_edge, s[1], s[2]);
   }
 }
 
-template < int LAYOUT, bool FAST > CFX_HD void
+template < int LAYOUT, int MODE > CFX_HD void
 ela_row (const View & v, int y, u32 * s, u32 left_edge, u32 right_edge)
 {
   u32 W[3];
 
-  c_words < 1, FAST > (v, y, W);
-  ela_shifts < LAYOUT, FAST > (W, s, left_edge, right_edge);
+  c_words < 1, MODE > (v, y, W);
+  ela_shifts < LAYOUT, MODE > (W, s, left_edge, right_edge);
 }
 
 /* ELA and linear: the window over 1 <= y, y + 2 <= h */
-template < int LAYOUT, bool FAST > CFX_HD void
+template < int LAYOUT, int MODE > CFX_HD void
 ela_run (const Strip & s, const View & v, u32 left_edge, u32 right_edge)
 {
-  const int par = s.par, last = v.height - 1;
+  const int par = s.par, last = v.height - 1 - (MODE == MODE_EDGE);
   int k = s.fa, y = 2 * k + 1 - par;
   u32 cm[3], cp[3];
   /* q[i]: C's row y + 1 + 2i, loads in flight */
   u32 q[ELA_PREFETCH][3];
 
-  ela_row < LAYOUT, FAST > (v, y - 1, cp, left_edge, right_edge);
+  ela_row < LAYOUT, MODE > (v, y - 1, cp, left_edge, right_edge);
 UNROLL
   for (int i = 0; i < ELA_PREFETCH; i++)
-    c_words < 1, FAST > (v, imin (y + 1 + 2 * i, last), q[i]);
+    c_words < 1, MODE > (v, imin (y + 1 + 2 * i, last), q[i]);
 NO_UNROLL
   for (;;) {
     cm[0] = cp[0];
     cm[1] = cp[1];
     cm[2] = cp[2];
-    ela_shifts < LAYOUT, FAST > (q[0], cp, left_edge, right_edge);
-    st < FAST > (v, y, ela_word (cm, cp));
-    st < FAST > (v, y - 1 + 2 * par, par ? cp[1] : cm[1]);
+    ela_shifts < LAYOUT, MODE > (q[0], cp, left_edge, right_edge);
+    st < MODE > (v, y, ela_word (cm, cp));
+    st < MODE > (v, y - 1 + 2 * par, par ? cp[1] : cm[1]);
     if (++k == s.fb)
       return;
     y += 2;
@@ -1331,13 +1506,13 @@ UNROLL
       q[i][1] = q[i + 1][1];
       q[i][2] = q[i + 1][2];
     }
-    c_words < 1, FAST > (v, imin (y - 1 + 2 * ELA_PREFETCH, last),
+    c_words < 1, MODE > (v, imin (y - 1 + 2 * ELA_PREFETCH, last),
         q[ELA_PREFETCH - 1]);
   }
 }
 
 /* the intra-field modes' edge rows: mirrored rows */
-template < int LAYOUT, bool FAST > CFX_HD void
+template < int LAYOUT, int MODE > CFX_HD void
 ela_slow (int par, const View & v, int k, u32 left_edge, u32 right_edge)
 {
   const int h = v.height, y = 2 * k + 1 - par;
@@ -1345,16 +1520,16 @@ ela_slow (int par, const View & v, int k, u32 left_edge, u32 right_edge)
   if (y < h) {
     u32 cm[3], cp[3];
 
-    ela_row < LAYOUT, FAST > (v, mirror_row (y - 1, h), cm, left_edge,
+    ela_row < LAYOUT, MODE > (v, mirror_row (y - 1, h), cm, left_edge,
         right_edge);
-    ela_row < LAYOUT, FAST > (v, mirror_row (y + 1, h), cp, left_edge,
+    ela_row < LAYOUT, MODE > (v, mirror_row (y + 1, h), cp, left_edge,
         right_edge);
-    st < FAST > (v, y, ela_word (cm, cp));
+    st < MODE > (v, y, ela_word (cm, cp));
   }
-  copy_row < FAST > (v, 2 * k + par);
+  copy_row < MODE > (v, 2 * k + par);
 }
 
-template < bool FAST > CFX_HD void
+template < int MODE > CFX_HD void
 linear_run (const Strip & s, const View & v)
 {
   const int par = s.par, last = v.height - 1;
@@ -1364,45 +1539,47 @@ linear_run (const Strip & s, const View & v)
 
 UNROLL
   for (int i = 0; i < 2 + PREFETCH; i++)
-    q[i] = ld < FAST > (v, FC, imin (y - 1 + 2 * i, last));
+    q[i] = ld < MODE > (v, FC, imin (y - 1 + 2 * i, last));
 NO_UNROLL
   for (;;) {
-    st < FAST > (v, y, avg4 (q[0], q[1]));
-    st < FAST > (v, y - 1 + 2 * par, par ? q[1] : q[0]);
+    st < MODE > (v, y, avg4 (q[0], q[1]));
+    st < MODE > (v, y - 1 + 2 * par, par ? q[1] : q[0]);
     if (++k == s.fb)
       return;
     y += 2;
 UNROLL
     for (int i = 0; i < 1 + PREFETCH; i++)
       q[i] = q[i + 1];
-    q[1 + PREFETCH] = ld < FAST > (v, FC, imin (y + 1 + 2 * PREFETCH, last));
+    q[1 + PREFETCH] = ld < MODE > (v, FC, imin (y + 1 + 2 * PREFETCH, last));
   }
 }
 
-template < bool FAST > CFX_HD void
+template < int MODE > CFX_HD void
 linear_slow (int par, const View & v, int k)
 {
   const int h = v.height, y = 2 * k + 1 - par;
 
   if (y < h)
-    st < FAST > (v, y, avg4 (ld < FAST > (v, FC, mirror_row (y - 1, h)),
-            ld < FAST > (v, FC, mirror_row (y + 1, h))));
-  copy_row < FAST > (v, 2 * k + par);
+    st < MODE > (v, y, avg4 (ld < MODE > (v, FC, mirror_row (y - 1, h)),
+            ld < MODE > (v, FC, mirror_row (y + 1, h))));
+  copy_row < MODE > (v, 2 * k + par);
 }
 
 /* ---- a thread's strip: runs, rare pairs, rare columns ------------------- */
 
-/* rows a method's window needs above (lo <= y) and below (y + hi <= h) */
+/* rows a method's window needs above (lo <= y) and below (y + hi <= h);
+ * MODE_EDGE reads C's rows 1 .. h - 2 only */
 CFX_HDC int
-reach_up (int m)
+reach_up (int m, int mode)
 {
-  return m == M_BWDIF ? 4 : m == M_BWDIF_INTRA ? 3 : m == M_YADIF ? 2 : 1;
+  return m == M_BWDIF ? 4 : m == M_BWDIF_INTRA ? 3 : m == M_YADIF ? 2 :
+      mode == MODE_EDGE ? 2 : 1;
 }
 
 CFX_HDC int
-reach_down (int m)
+reach_down (int m, int mode)
 {
-  return reach_up (m) + 1;
+  return reach_up (m, mode) + 1;
 }
 
 /* yadif: where the search runs; ELA: the samples whose x - 1 or x + 1
@@ -1412,27 +1589,24 @@ struct Edges
   u32 inside, left, right;
 };
 
-template < int M, int LAYOUT, bool FAST > CFX_HD Edges
+template < int M, int LAYOUT, int MODE > CFX_HD Edges
 edges_of (const PlaneArgs & pa, int word)
 {
   Edges e = { ~0u, 0, 0 };
 
-  if (!FAST && M == M_YADIF)
+  if (MODE != MODE_FAST && M == M_YADIF)
     e.inside = inside_mask (LAYOUT, word, pa, 3, 3);
-  if (!FAST && M == M_ELA) {
+  if (MODE != MODE_FAST && M == M_ELA) {
     e.left = ~inside_mask (LAYOUT, word, pa, 1, 0);
     e.right = ~inside_mask (LAYOUT, word, pa, 0, 1);
   }
   return e;
 }
 
-/* FAST: the column needs no check (aligned plane, every neighbour word
- * inside the row, no sample under an edge rule) */
+/* the column needs no edge rule and no neighbour word outside the row */
 template < int M, int LAYOUT > CFX_HD bool
-column_fast (const PlaneArgs & pa, int word)
+column_inside (const PlaneArgs & pa, int word)
 {
-  if (!pa.aligned)
-    return false;
   if constexpr (M == M_YADIF) {
     constexpr int R = reach_of (LAYOUT);
     return word >= R && word + R < pa.words
@@ -1444,100 +1618,133 @@ column_fast (const PlaneArgs & pa, int word)
   return true;
 }
 
+/* The mode of the warp that holds column @word (a warp: 32 consecutive
+ * words of a row). Columns inside are contiguous, so the warp's first and
+ * last say for all. */
+template < int M, int LAYOUT > CFX_HD int
+column_mode (const PlaneArgs & pa, int word)
+{
+  int w0 = word - word % BLOCK_X, w1 = imin (w0 + BLOCK_X - 1, pa.words - 1);
+
+  if (!pa.aligned)
+    return MODE_SLOW;
+  if (column_inside < M, LAYOUT > (pa, w0)
+      && column_inside < M, LAYOUT > (pa, w1))
+    return MODE_FAST;
+  return pa.pitch_cur >= 4 * reach_of (LAYOUT) ? MODE_EDGE : MODE_SLOW;
+}
+
 /* One pair with every row loaded for it, by the page's rules for its
  * rows and columns */
-template < int M, int LAYOUT, bool FAST > CFX_HD void
+template < int M, int LAYOUT, int MODE > CFX_HD void
 slow_pair (const LaunchArgs & L, const View & v, const Edges & e, int k)
 {
   const int par = L.parity;
 
   if constexpr (M == M_BWDIF)
-    bwdif_slow < FAST > (par, v, k);
+    bwdif_slow < MODE > (par, v, k);
   else if constexpr (M == M_BWDIF_INTRA)
-    bwdif_intra_slow < FAST > (par, v, k);
+    bwdif_intra_slow < MODE > (par, v, k);
   else if constexpr (M == M_YADIF)
-    yadif_slow < LAYOUT, FAST > (par, v, k, L.spatial_check != 0, e.inside);
+    yadif_slow < LAYOUT, MODE > (par, v, k, L.spatial_check != 0, e.inside);
   else if constexpr (M == M_ELA)
-    ela_slow < LAYOUT, FAST > (par, v, k, e.left, e.right);
+    ela_slow < LAYOUT, MODE > (par, v, k, e.left, e.right);
   else
-    linear_slow < FAST > (par, v, k);
+    linear_slow < MODE > (par, v, k);
 }
 
 /* Rows within the stencil's reach of the top or bottom of a column that
- * runs without checks: a call (rare), given only scalars (the view is
+ * runs on the window: a call (rare), given only scalars (the view is
  * rebuilt) */
-template < int M, int LAYOUT, bool FIRST > CFX_HD_RARE void
+template < int M, int LAYOUT, bool FIRST, int MODE > CFX_HD_RARE void
 rare_pair (const LaunchArgs & L, int plane, int word, int k)
 {
   const PlaneArgs & pa = L.plane[plane];
 
-  slow_pair < M, LAYOUT, true > (L, view_of < FIRST > (pa, word),
-      edges_of < M, LAYOUT, true > (pa, word), k);
+  slow_pair < M, LAYOUT, MODE > (L, view_of < FIRST > (pa, word),
+      edges_of < M, LAYOUT, MODE > (pa, word), k);
 }
 
-/* A strip: the slow pairs before fa, the run on the window (fa .. fb - 1),
- * the slow pairs after it. (Not one loop with the run inside: the compiler
- * would hoist the run's set-up out of it and keep it live throughout.) */
-template < int M, int LAYOUT, bool FIRST > CFX_HD void
+/* A strip: the slow pairs before fa and from fb on, then the run on the
+ * window (fa .. fb - 1), last, so that nothing lives across it. (Not one
+ * loop with the run inside: the compiler would hoist the run's set-up out
+ * of it and keep it live throughout.) MODE_FAST or MODE_EDGE. */
+template < int M, int LAYOUT, bool FIRST, int MODE > CFX_HD void
 strip_thread (const LaunchArgs & L, int plane, int word, int strip)
 {
-  constexpr bool FAST = true;
+  /* the rare pairs of edge warps clamp their neighbour words */
+  constexpr int RARE = MODE == MODE_EDGE ? MODE_CLAMP : MODE;
   const PlaneArgs & pa = L.plane[plane];
-  const Strip s = strip_of (L, pa, strip, reach_up (M), reach_down (M));
+  const Strip s = strip_of (L, pa, strip, reach_up (M, MODE),
+      reach_down (M, MODE));
   const int head = s.fa >= 0 ? s.fa : s.k1;
 
 NO_UNROLL
   for (int k = s.k0; k < head; k++)
-    rare_pair < M, LAYOUT, FIRST > (L, plane, word, k);
+    rare_pair < M, LAYOUT, FIRST, RARE > (L, plane, word, k);
   if (s.fa < 0)
     return;
-  {
-    const View v = view_of < FIRST > (pa, word);
-    const Edges e = edges_of < M, LAYOUT, FAST > (pa, word);
-
-    if constexpr (M == M_BWDIF)
-      bwdif_run < FAST > (s, v);
-    else if constexpr (M == M_BWDIF_INTRA)
-      bwdif_intra_run < FAST > (s, v);
-    else if constexpr (M == M_YADIF) {
-      /* the spatial check or not: one loop each */
-      if (L.spatial_check)
-        yadif_run < LAYOUT, FAST, true > (s, v, e.inside);
-      else
-        yadif_run < LAYOUT, FAST, false > (s, v, e.inside);
-    }
-    else if constexpr (M == M_ELA)
-      ela_run < LAYOUT, FAST > (s, v, e.left, e.right);
-    else
-      linear_run < FAST > (s, v);
-  }
 NO_UNROLL
   for (int k = s.fb; k < s.k1; k++)
-    rare_pair < M, LAYOUT, FIRST > (L, plane, word, k);
+    rare_pair < M, LAYOUT, FIRST, RARE > (L, plane, word, k);
+
+  const View v = view_of < FIRST > (pa, word);
+  const Edges e = edges_of < M, LAYOUT, MODE > (pa, word);
+
+  if constexpr (M == M_BWDIF)
+    bwdif_run < MODE > (s, v);
+  else if constexpr (M == M_BWDIF_INTRA)
+    bwdif_intra_run < MODE > (s, v);
+  else if constexpr (M == M_YADIF) {
+    /* the spatial check or not: one loop each */
+    if (L.spatial_check)
+      yadif_run < LAYOUT, MODE, true > (s, v, e.inside);
+    else
+      yadif_run < LAYOUT, MODE, false > (s, v, e.inside);
+  }
+  else if constexpr (M == M_ELA)
+    ela_run < LAYOUT, MODE > (s, v, e.left, e.right);
+  else
+    linear_run < MODE > (s, v);
 }
 
-/* A column that needs checks (edge columns, unaligned planes): every
- * pair on its own, every load and store checked. Rare: a call. */
+/* A column of an unaligned plane: every pair on its own, every load and
+ * store checked. Rare: a call. */
 template < int M, int LAYOUT, bool FIRST > CFX_HD_RARE void
 rare_strip (const LaunchArgs & L, int plane, int word, int strip)
 {
   const PlaneArgs & pa = L.plane[plane];
   const Strip s = strip_of (L, pa, strip, 0, 0);
   const View v = view_of < FIRST > (pa, word);
-  const Edges e = edges_of < M, LAYOUT, false > (pa, word);
+  const Edges e = edges_of < M, LAYOUT, MODE_SLOW > (pa, word);
 
 NO_UNROLL
   for (int k = s.k0; k < s.k1; k++)
-    slow_pair < M, LAYOUT, false > (L, v, e, k);
+    slow_pair < M, LAYOUT, MODE_SLOW > (L, v, e, k);
 }
 
 template < int M, int LAYOUT, bool FIRST > CFX_HD void
 column_thread (const LaunchArgs & L, int plane, int word, int strip)
 {
-  if (column_fast < M, LAYOUT > (L.plane[plane], word))
-    strip_thread < M, LAYOUT, FIRST > (L, plane, word, strip);
-  else
-    rare_strip < M, LAYOUT, FIRST > (L, plane, word, strip);
+  /* only the horizontal stencils have edge columns */
+  if constexpr (M == M_YADIF || M == M_ELA) {
+    switch (column_mode < M, LAYOUT > (L.plane[plane], word)) {
+      case MODE_FAST:
+        strip_thread < M, LAYOUT, FIRST, MODE_FAST > (L, plane, word, strip);
+        break;
+      case MODE_EDGE:
+        strip_thread < M, LAYOUT, FIRST, MODE_EDGE > (L, plane, word, strip);
+        break;
+      default:
+        rare_strip < M, LAYOUT, FIRST > (L, plane, word, strip);
+        break;
+    }
+  } else {
+    if (L.plane[plane].aligned)
+      strip_thread < M, LAYOUT, FIRST, MODE_FAST > (L, plane, word, strip);
+    else
+      rare_strip < M, LAYOUT, FIRST > (L, plane, word, strip);
+  }
 }
 
 template < int M, int LAYOUT > CFX_HD void
@@ -1642,12 +1849,32 @@ aligned4 (const void *p, int pitch)
 
 /* Fills the launch description; returns the number of blocks, or -1 for
  * planes the method cannot take. */
+/* Sets the strips of @strip pairs; returns the number of blocks */
+static int
+count_blocks (LaunchArgs * L, int n_planes, int strip)
+{
+  int blocks = 0;
+
+  for (int i = 0; i < CFX_DEINT_MAX_PLANES; i++) {
+    if (i < n_planes) {
+      PlaneArgs *pa = &L->plane[i];
+      int pairs = (pa->height + 1) / 2;
+
+      pa->strip_pairs = strip;
+      pa->strips = (pairs + strip - 1) / strip;
+      blocks += pa->blocks_x * ((pa->strips + BLOCK_Y - 1) / BLOCK_Y);
+    }
+    L->block_end[i] = blocks;
+  }
+  return blocks;
+}
+
 static int
 setup_launch (LaunchArgs * L, const CfxDeintPlane * planes, int n_planes,
-    const CfxDeintField * field, long target_threads)
+    const CfxDeintField * field, long target_threads, long max_blocks)
 {
   long total = 0;
-  int blocks = 0, i, min_w, min_h;
+  int blocks = 0, i, min_w, min_h, max_pairs = 1;
 
   if (n_planes < 1 || n_planes > CFX_DEINT_MAX_PLANES)
     return -1;
@@ -1701,25 +1928,19 @@ setup_launch (LaunchArgs * L, const CfxDeintPlane * planes, int n_planes,
         && pa->pitch_next >= 4 * pa->words && pa->pitch_dst >= 4 * pa->words;
     pa->blocks_x = (pa->words + BLOCK_X - 1) / BLOCK_X;
     total += (long) pa->words * ((h + 1) / 2);
+    max_pairs = imax (max_pairs, (h + 1) / 2);
   }
 
-  /* Strip length: long strips load each window row once, short ones fill
-   * the GPU; aim at target_threads threads in all (one full wave), at
-   * least 4 pairs each. */
+  /* Strip length: long strips load each window row once, short ones
+   * fill the GPU. The shortest strips that give target_threads threads at
+   * most, in no more than max_blocks blocks (one wave: blocks past it
+   * would run in a second wave after the first, doubling the time). */
   long strip = (total + target_threads - 1) / target_threads;
-  strip = strip < 4 ? 4 : strip > 4096 ? 4096 : strip;
 
-  for (i = 0; i < CFX_DEINT_MAX_PLANES; i++) {
-    if (i < n_planes) {
-      PlaneArgs *pa = &L->plane[i];
-      int pairs = (pa->height + 1) / 2;
-
-      pa->strip_pairs = (int) strip;
-      pa->strips = (int) ((pairs + strip - 1) / strip);
-      blocks += pa->blocks_x * ((pa->strips + BLOCK_Y - 1) / BLOCK_Y);
-    }
-    L->block_end[i] = blocks;
-  }
+  strip = strip < 1 ? 1 : strip > max_pairs ? max_pairs : strip;
+  while ((blocks = count_blocks (L, n_planes, (int) strip)) > max_blocks
+      && strip < max_pairs)
+    strip++;
   return blocks;
 }
 
@@ -1747,26 +1968,77 @@ kernel_of (const CfxDeintField * field)
   return -1;
 }
 
+template < int M > static cudaError_t
+blocks_per_sm (int *n)
+{
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor (n,
+      deinterlace_kernel < M >, THREADS, 0);
+}
+
+/* Blocks of kernel m that the current device holds at once (one wave),
+ * asked once per device and kernel */
+static cudaError_t
+wave_blocks (int m, long *wave)
+{
+  enum
+  { MAX_DEVICES = 64 };
+  static int cache[MAX_DEVICES][M_LINEAR + 1];  /* 0: not asked yet */
+  int device, sms = 0, per_sm = 0, known;
+  cudaError_t err = cudaGetDevice (&device);
+
+  if (err != cudaSuccess)
+    return err;
+  if (device >= 0 && device < MAX_DEVICES) {
+    known = __atomic_load_n (&cache[device][m], __ATOMIC_RELAXED);
+    if (known > 0) {
+      *wave = known;
+      return cudaSuccess;
+    }
+  }
+  err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess)
+    return err;
+  switch (m) {
+    case M_BWDIF:
+      err = blocks_per_sm < M_BWDIF > (&per_sm);
+      break;
+    case M_BWDIF_INTRA:
+      err = blocks_per_sm < M_BWDIF_INTRA > (&per_sm);
+      break;
+    case M_YADIF:
+      err = blocks_per_sm < M_YADIF > (&per_sm);
+      break;
+    case M_ELA:
+      err = blocks_per_sm < M_ELA > (&per_sm);
+      break;
+    default:
+      err = blocks_per_sm < M_LINEAR > (&per_sm);
+      break;
+  }
+  if (err != cudaSuccess)
+    return err;
+  *wave = (long) imax (sms, 1) * imax (per_sm, 1);
+  if (device >= 0 && device < MAX_DEVICES)
+    __atomic_store_n (&cache[device][m], (int) *wave, __ATOMIC_RELAXED);
+  return cudaSuccess;
+}
+
 extern "C" cudaError_t
 cfx_deinterlace_frame (const CfxDeintPlane * planes, int n_planes,
     const CfxDeintField * field, cudaStream_t stream)
 {
   LaunchArgs L;
-  int device, sms = 0, blocks, m = kernel_of (field);
+  int blocks, m = kernel_of (field);
+  long wave = 0;
   cudaError_t err;
 
   if (m < 0)
     return cudaErrorInvalidValue;
-  err = cudaGetDevice (&device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount,
-        device);
+  err = wave_blocks (m, &wave);
   if (err != cudaSuccess)
     return err;
 
-  /* one wave: as many blocks as every SM holds */
-  blocks = setup_launch (&L, planes, n_planes, field,
-      (long) sms * min_blocks (m) * THREADS);
+  blocks = setup_launch (&L, planes, n_planes, field, wave * THREADS, wave);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (blocks == 0)
@@ -1790,13 +2062,14 @@ cfx_deinterlace_frame (const CfxDeintPlane * planes, int n_planes,
 /* The kernel's per-thread work run on the CPU, thread by thread (host
  * pointers): what tests/kernels/test-deinterlace-emulated.c checks on
  * hosts without a GPU. target_threads sets the strip length as the GPU's
- * size does. */
+ * size does (with no limit on the blocks). */
 extern "C" int
 cfx_deinterlace_frame_emulate (const CfxDeintPlane * planes, int n_planes,
     const CfxDeintField * field, int target_threads)
 {
   LaunchArgs L;
-  int blocks = setup_launch (&L, planes, n_planes, field, target_threads);
+  int blocks = setup_launch (&L, planes, n_planes, field, target_threads,
+      LONG_MAX);
 
   if (blocks < 0)
     return -1;

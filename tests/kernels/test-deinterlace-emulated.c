@@ -188,7 +188,9 @@ main (void)
 {
   static const int sizes[][2] = { {1, 2}, {2, 2}, {3, 3}, {3, 4}, {4, 4},
   {5, 5}, {6, 5}, {7, 9}, {16, 8}, {17, 11}, {33, 20}, {40, 31}, {64, 64},
-  {100, 37}, {130, 70}
+  {100, 37}, {130, 70},
+  /* wide enough for warps (32 words) with no edge column */
+  {300, 13}, {517, 10}
   };
   int m, layout, s, parity, tff, sc, intra, kind;
 
@@ -210,14 +212,18 @@ main (void)
                     || (m != CFX_DEINT_BWDIF && intra))
                   continue;
                 for (kind = 0; kind < 4; kind++) {
-                  /* one long strip per column, and 4-pair strips */
+                  /* one long strip per column, one-pair strips, and
+                   * strips of a few pairs */
                   run_case ((CfxDeintMethod) m, layout, w, h, parity, tff,
                       sc, intra, kind, 1, 1);
                   run_case ((CfxDeintMethod) m, layout, w, h, parity, tff,
                       sc, intra, kind, 1, 1 << 20);
-                  if (kind == 0)
+                  if (kind == 0) {
+                    run_case ((CfxDeintMethod) m, layout, w, h, parity, tff,
+                        sc, intra, kind, 1, 200);
                     run_case ((CfxDeintMethod) m, layout, w, h, parity, tff,
                         sc, intra, kind, 0, 64);
+                  }
                 }
               }
   printf ("%ld samples checked, %ld failing cases\n", checked, failures);
