@@ -3,18 +3,22 @@
  * Per axis with sigma > 8, f = the largest power of two with 4 f <= sigma
  * (sigma / f in [4, 8)); axes with sigma <= 8 keep f = 1 and are blurred
  * exactly. Three kernels, each taking every sub-channel of the call:
- *   decimate  coarse sample (mx, my) = mean of its f_x x f_y block of the
- *             mirrored channel, and the block's first moments along x and
- *             y (offsets from the block centre in coarse units): one pass
- *             over the channel, all rows of a block loaded at once.
- *   blur      on tiles of 32 x 32 coarse samples: A = g * S + g' * Mx and
- *             B = g * My along x into shared memory, then D = g * A + g' *
- *             B along y (g: sampled Gaussian of sigma_c, g' its
- *             derivative; taps computed per block). The moment terms are
- *             the first-order Taylor correction for where inside its block
+ *   rows      one coarse row and 128 of its columns a block: each thread
+ *             decimates one coarse sample of the window (128 + 2 r):
+ *             S = the mean of its f_x x f_y block of the mirrored channel,
+ *             Mx, My = the block's first moments along x and y (offsets
+ *             from the block centre in coarse units), all the block's
+ *             fine rows in flight together, into shared memory; then
+ *             A = g * S + g' * Mx and B = g * My along x (g: sampled
+ *             Gaussian of sigma_c, g' its derivative; taps computed per
+ *             block), 4 outputs a thread. The moment terms are the
+ *             first-order Taylor correction for where inside its block
  *             each sample sits; without them, block averages lose the
  *             sub-block position of edges (errors up to 5 on stripes at
- *             the block period), with them below 0.6. D is clamped to 0 ..
+ *             the block period), with them below 0.6.
+ *   cols      tiles of 32 x 16 coarse samples: their A and B rows (tile
+ *             and 2 r halo rows) into shared memory in one go, D = g * A +
+ *             g' * B along y, 4 outputs a thread; D is clamped to 0 ..
  *             255 (the Gaussian never leaves it) and stored + 1024.
  *   upsample  cubic B-spline of D at every output pixel: vertically per
  *             tile row into shared memory, then along the row by forward
@@ -22,10 +26,13 @@
  *             (its low byte is the result), 16-byte stores.
  * sigma_c^2 = (sigma^2 - (f^2 - 1) / 12) / f^2 - 1 / 3: the block mean,
  * the coarse Gaussian and the B-spline add up to the wanted variance.
+ * Every kernel has ~1 round trip to memory on its critical path (no
+ * dependent load chains) and hundreds to thousands of blocks at 4K
+ * (sigma 50: rows 313 x 4, cols 16 x 18, upsample 8 x 270).
  *
- * Floor: the channel is read once (decimate) and written once (upsample):
+ * Floor: the channel is read once (rows) and written once (upsample):
  * 2 * w * h bytes, as for a copy; the coarse images are 1 / (f_x f_y) of
- * that (four floats a coarse sample) and stay in L2. */
+ * that (A, B, D: three floats a coarse sample) and stay in L2. */
 #define CFX_BLUR_INTERNAL
 #include "cudafx-kernels.h"
 
@@ -33,7 +40,6 @@
 #include <string.h>
 
 #define COARSE_MAX_R 24
-#define COARSE_TAPS (2 * COARSE_MAX_R + 1 + 7)  /* zero up to a multiple of 8 */
 
 struct AxisLite
 {
@@ -49,9 +55,9 @@ struct CoarseSub
   int src_vec, dst_vec;         /* 16-byte aligned data and pitch, step 1 */
   AxisLite ax, ay;
   int cp;                       /* floats per coarse row */
-  float *S, *MX, *MY, *D;
+  float *A, *B, *D;
   /* first block and blocks per grid row in each kernel */
-  int dec0, dec_w, blur0, blur_w, up0, up_w;
+  int rows0, rows_w, cols0, cols_w, up0, up_w;
 };
 
 struct CoarseParams
@@ -83,10 +89,41 @@ word_sums (uint32_t w, unsigned j0, unsigned &s, unsigned &sj)
   sj += __dp4a (w, 0x03020100u, 0u) + j0 * ws;
 }
 
-/* ---- decimate ----------------------------------------------------------- */
+/* ---- taps ------------------------------------------------------------- */
 
-#define DEC_X 32
-#define DEC_Y 8
+#define COARSE_TAPS (2 * COARSE_MAX_R + 1 + 7)  /* zero up to a multiple of 8 */
+
+/* g (and g' if @d) of sigma sc, radius r, into w[0 .. COARSE_TAPS): one
+ * warp, lane l has taps l and l + 32 */
+__device__ __forceinline__ void
+make_taps (float sc, int r, float *g, float *gd, int lane)
+{
+  float e[2], sum;
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const int k = lane + 32 * h - r;
+    e[h] = (k <= r) ? (r ? __expf (-(float) (k * k) / (2.0f * sc * sc)) :
+        1.0f) : 0.0f;
+  }
+  sum = e[0] + e[1];
+#pragma unroll
+  for (int m = 16; m >= 1; m >>= 1)
+    sum += __shfl_xor_sync (0xffffffffu, sum, m);
+#pragma unroll
+  for (int h = 0; h < 2; h++) {
+    const int i = lane + 32 * h, k = i - r;
+    if (i < COARSE_TAPS) {
+      g[i] = e[h] / sum;
+      gd[i] = r ? -(float) k / (sc * sc) * (e[h] / sum) : 0.0f;
+    }
+  }
+}
+
+/* ---- rows: decimate, then A = g * S + g' * Mx, B = g * My along x ------ */
+
+#define ROW_OUT 128             /* A and B columns a block */
+/* threads: one a coarse sample of the outputs' window (ROW_OUT + 2 r) */
+#define ROW_THREADS (ROW_OUT + 2 * COARSE_MAX_R + 16)
 
 /* sums over one row of a block: samples, samples * column in block */
 __device__ __forceinline__ void
@@ -124,27 +161,13 @@ row_sums (const CoarseSub & s, const uint8_t * row, int x0, bool fast,
   }
 }
 
-__global__ void __launch_bounds__ (DEC_X * DEC_Y, 1)
-coarse_decimate (const CoarseParams p)
+/* Coarse sample (mx, my): the mean of its f_x x f_y block of the mirrored
+ * channel and the block's first moments along x and y (offsets from the
+ * block centre in coarse units) */
+__device__ __forceinline__ void
+decimate_one (const CoarseSub & s, int mx, int my, float &S, float &MX,
+    float &MY)
 {
-  int c = 0;
-  for (int i = 1; i < p.n; i++)
-    if ((int) blockIdx.x >= p.s[i].dec0)
-      c = i;
-  const CoarseSub & s = p.s[c];
-  const int b = blockIdx.x - s.dec0, by = b / s.dec_w, bx = b - by * s.dec_w;
-  const int mx = bx * DEC_X + (threadIdx.x & (DEC_X - 1));
-  const int my = by * DEC_Y + threadIdx.x / DEC_X;
-
-  if (my >= s.ay.n || mx >= s.cp)
-    return;
-  if (mx >= s.ax.n) {
-    /* the row's padding, read (with zero taps) by the blur */
-    const size_t at = (size_t) my * s.cp + mx;
-    s.S[at] = s.MX[at] = s.MY[at] = 0.0f;
-    return;
-  }
-
   const int fx = s.ax.f, fy = s.ay.f;
   const int x0 = s.ax.o + mx * fx, y0 = s.ay.o + my * fy;
   /* x0 is a multiple of fx: a block of fx >= 4 samples is aligned */
@@ -153,16 +176,16 @@ coarse_decimate (const CoarseParams p)
    * up to 128 x 128 */
   unsigned sum = 0, sj = 0, si = 0;
 
-  /* four rows at a time, their loads in flight together */
+  /* eight rows at a time, their loads in flight together */
   int i = 0;
-  for (; i + 4 <= fy; i += 4) {
-    unsigned rs[4], rj[4];
+  for (; i + 8 <= fy; i += 8) {
+    unsigned rs[8], rj[8];
 #pragma unroll
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 8; k++)
       row_sums (s, s.src + (size_t) mirror (y0 + i + k, s.height) *
           s.src_pitch, x0, fast, rs[k], rj[k]);
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 8; k++) {
       sum += rs[k];
       sj += rj[k];
       si += rs[k] * (i + k);
@@ -181,51 +204,15 @@ coarse_decimate (const CoarseParams p)
   const float inv = 1.0f / (float) (fx * fy);
   const long long mxn = 2 * (long long) sj - (long long) (fx - 1) * sum;
   const long long myn = 2 * (long long) si - (long long) (fy - 1) * sum;
-  const size_t at = (size_t) my * s.cp + mx;
 
-  s.S[at] = (float) sum * inv;
-  s.MX[at] = (float) mxn * (inv / (2.0f * fx));
-  s.MY[at] = (float) myn * (inv / (2.0f * fy));
-}
-
-/* ---- blur: D = g * (g * S + g' * Mx) + g' * (g * My) -------------------- */
-
-#define BLUR_THREADS 512
-#define TILE_X 32
-#define TILE_Y 32
-#define TASK 4                  /* outputs of one thread's task */
-/* rows of A and B: the tile's, its halo, and the zero rows the last
- * window of the vertical pass reads */
-#define ROWS_MAX (TILE_Y + 2 * COARSE_MAX_R + 8)
-
-/* g (and g' if @d) of sigma sc, radius r, into w[0 .. COARSE_TAPS): one
- * warp, lane l has taps l and l + 32 */
-__device__ __forceinline__ void
-make_taps (float sc, int r, float *g, float *gd, int lane)
-{
-  float e[2], sum;
-#pragma unroll
-  for (int h = 0; h < 2; h++) {
-    const int k = lane + 32 * h - r;
-    e[h] = (k <= r) ? (r ? __expf (-(float) (k * k) / (2.0f * sc * sc)) :
-        1.0f) : 0.0f;
-  }
-  sum = e[0] + e[1];
-#pragma unroll
-  for (int m = 16; m >= 1; m >>= 1)
-    sum += __shfl_xor_sync (0xffffffffu, sum, m);
-#pragma unroll
-  for (int h = 0; h < 2; h++) {
-    const int i = lane + 32 * h, k = i - r;
-    if (i < COARSE_TAPS) {
-      g[i] = e[h] / sum;
-      gd[i] = r ? -(float) k / (sc * sc) * (e[h] / sum) : 0.0f;
-    }
-  }
+  S = (float) sum *inv;
+  MX = (float) mxn *(inv / (2.0f * fx));
+  MY = (float) myn *(inv / (2.0f * fy));
 }
 
 /* acc[i] += sum over k < kp of w[k] * in[k + i], i < TASK: taps in blocks
  * of 8, a register window of TASK + 8 inputs (read at @stride) */
+#define TASK 4
 __device__ __forceinline__ void
 conv (float acc[TASK], const float *in, int stride, const float *w, int kp)
 {
@@ -250,80 +237,124 @@ conv (float acc[TASK], const float *in, int stride, const float *w, int kp)
   }
 }
 
-__global__ void __launch_bounds__ (BLUR_THREADS)
-coarse_blur (const CoarseParams p)
+/* One coarse row my, A and B columns rx + m0 .. rx + m0 + ROW_OUT - 1
+ * (m0 = ROW_OUT bx): the coarse samples m0 .. m0 + ROW_OUT + 2 rx - 1 into
+ * shared memory (one a thread, all their fine rows in flight), then the
+ * two horizontal convolutions, TASK outputs a thread */
+__global__ void __launch_bounds__ (ROW_THREADS)
+coarse_rows (const CoarseParams p)
 {
-  __shared__ float taps[4][COARSE_TAPS];        /* gx, gdx, gy, gdy */
-  __shared__ float a_s[ROWS_MAX][TILE_X], b_s[ROWS_MAX][TILE_X];
+  __shared__ float taps[2][COARSE_TAPS];        /* gx, gdx */
+  /* S, Mx, My of the window, zero past it (the last task's taps are
+   * zero there) */
+  __shared__ float win[3][ROW_THREADS + 8];
   int c = 0;
   for (int i = 1; i < p.n; i++)
-    if ((int) blockIdx.x >= p.s[i].blur0)
+    if ((int) blockIdx.x >= p.s[i].rows0)
       c = i;
   const CoarseSub & s = p.s[c];
-  const int b = blockIdx.x - s.blur0, by = b / s.blur_w, bx = b - by * s.blur_w;
-  const int rx = s.ax.r, ry = s.ay.r;
-  const int kpx = (2 * rx + 1 + 7) & ~7, kpy = (2 * ry + 1 + 7) & ~7;
-  /* outputs: columns rx + tx0 .., rows ry + ty0 .. of the valid region */
-  const int tx0 = rx + bx * TILE_X, ty0 = ry + by * TILE_Y;
-  const int rows = TILE_Y + 2 * ry;
-  const bool do_mx = s.ax.f > 1, do_b = s.ay.f > 1;
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int b = blockIdx.x - s.rows0, my = b / s.rows_w;
+  const int m0 = (b - my * s.rows_w) * ROW_OUT;
+  const int rx = s.ax.r, tid = threadIdx.x;
+  const int kpx = (2 * rx + 1 + 7) & ~7;
 
-  if (warp == 0)
-    make_taps (s.ax.sc, rx, taps[0], taps[1], lane);
-  else if (warp == 1)
-    make_taps (s.ay.sc, ry, taps[2], taps[3], lane);
+  if (tid < 32)
+    make_taps (s.ax.sc, rx, taps[0], taps[1], tid);
+  {
+    float S = 0.0f, MX = 0.0f, MY = 0.0f;
+    if (tid < ROW_OUT + 2 * rx && m0 + tid < s.ax.n)
+      decimate_one (s, m0 + tid, my, S, MX, MY);
+    win[0][tid] = S;
+    win[1][tid] = MX;
+    win[2][tid] = MY;
+    if (tid < 8)
+      win[0][ROW_THREADS + tid] = win[1][ROW_THREADS + tid] =
+          win[2][ROW_THREADS + tid] = 0.0f;
+  }
   __syncthreads ();
 
-  /* A and B of coarse rows ty0 - ry .. ty0 + TILE_Y + ry, TASK columns a
-   * task; inputs past the grid read as zero (only outputs past the valid
-   * region use them) */
-  for (int task = threadIdx.x; task < ROWS_MAX * (TILE_X / TASK);
-      task += BLUR_THREADS) {
-    const int rr = task / (TILE_X / TASK), cc = (task % (TILE_X / TASK)) *
-        TASK;
-    const int my = ty0 - ry + rr, mx = tx0 + cc;
+  /* outputs m0 + cc .. + TASK - 1 (A column rx + that) */
+  const int cc = TASK * tid;
+  if (cc < ROW_OUT && rx + m0 + cc < s.ax.n - rx) {
     float a[TASK], bb[TASK];
 #pragma unroll
     for (int i = 0; i < TASK; i++)
       a[i] = bb[i] = 0.0f;
-    if (rr < rows && my < s.ay.n && mx - rx + kpx + TASK <= s.cp) {
-      const size_t at = (size_t) my * s.cp + mx - rx;
-      conv (a, s.S + at, 1, taps[0], kpx);
-      if (do_mx)
-        conv (a, s.MX + at, 1, taps[1], kpx);
-      if (do_b)
-        conv (bb, s.MY + at, 1, taps[0], kpx);
-    }
+    conv (a, &win[0][cc], 1, taps[0], kpx);
+    if (s.ax.f > 1)
+      conv (a, &win[1][cc], 1, taps[1], kpx);
+    if (s.ay.f > 1)
+      conv (bb, &win[2][cc], 1, taps[0], kpx);
+    const size_t at = (size_t) my * s.cp + rx + m0 + cc;
 #pragma unroll
-    for (int i = 0; i < TASK; i++) {
-      a_s[rr][cc + i] = a[i];
-      b_s[rr][cc + i] = bb[i];
-    }
+    for (int i = 0; i < TASK; i++)
+      if (rx + m0 + cc + i < s.ax.n - rx) {
+        s.A[at + i] = a[i];
+        s.B[at + i] = bb[i];
+      }
+  }
+}
+
+/* ---- columns: D = g * A + g' * B along y -------------------------------- */
+
+#define COL_X 32
+#define COL_Y 16
+#define COL_THREADS (COL_X * COL_Y / TASK)
+#define COL_ROWS (COL_Y + 2 * COARSE_MAX_R + 8)
+
+/* D of a tile of COL_X x COL_Y coarse samples: the rows of A and B it
+ * needs into shared memory (all loads in flight together), then TASK
+ * outputs down a column a thread (a register window, as along the rows).
+ * D is clamped to 0 .. 255 (the Gaussian never leaves it) and stored
+ * + 1024. */
+__global__ void __launch_bounds__ (COL_THREADS)
+coarse_cols (const CoarseParams p)
+{
+  __shared__ float taps[2][COARSE_TAPS];        /* gy, gdy */
+  __shared__ float a_s[COL_ROWS][COL_X], b_s[COL_ROWS][COL_X];
+  int c = 0;
+  for (int i = 1; i < p.n; i++)
+    if ((int) blockIdx.x >= p.s[i].cols0)
+      c = i;
+  const CoarseSub & s = p.s[c];
+  const int b = blockIdx.x - s.cols0, by = b / s.cols_w, bx = b - by * s.cols_w;
+  const int rx = s.ax.r, ry = s.ay.r, tid = threadIdx.x;
+  const int mx0 = rx + bx * COL_X, my0 = ry + by * COL_Y;
+  const int rows = COL_Y + 2 * ry, kpy = (2 * ry + 1 + 7) & ~7;
+  const bool do_b = s.ay.f > 1;
+
+  if (tid < 32)
+    make_taps (s.ay.sc, ry, taps[0], taps[1], tid);
+  /* rows my0 - ry .. my0 + COL_Y + ry - 1 (zero past the grid and past
+   * the tap window) */
+#pragma unroll
+  for (int i = tid; i < COL_ROWS * COL_X; i += COL_THREADS) {
+    const int rr = i / COL_X, cc = i % COL_X;
+    const int my = my0 - ry + rr, mx = mx0 + cc;
+    const bool in = rr < rows && my < s.ay.n && mx < s.ax.n - rx;
+    const size_t at = (size_t) my * s.cp + mx;
+    a_s[rr][cc] = in ? __ldg (s.A + at) : 0.0f;
+    b_s[rr][cc] = in && do_b ? __ldg (s.B + at) : 0.0f;
   }
   __syncthreads ();
 
-  /* D of TASK rows of one column per thread */
-  if (threadIdx.x < TILE_X * (TILE_Y / TASK)) {
-    const int cc = threadIdx.x & (TILE_X - 1);
-    const int r0 = (threadIdx.x / TILE_X) * TASK;
-    const int mx = tx0 + cc;
-    float d[TASK];
+  const int cc = tid % COL_X, r0 = (tid / COL_X) * TASK;
+  const int mx = mx0 + cc;
+  float d[TASK];
 #pragma unroll
-    for (int i = 0; i < TASK; i++)
-      d[i] = 0.0f;
-    conv (d, &a_s[r0][cc], TILE_X, taps[2], kpy);
-    if (do_b)
-      conv (d, &b_s[r0][cc], TILE_X, taps[3], kpy);
-    if (mx >= s.ax.n - rx)
-      return;
+  for (int i = 0; i < TASK; i++)
+    d[i] = 0.0f;
+  conv (d, &a_s[r0][cc], COL_X, taps[0], kpy);
+  if (do_b)
+    conv (d, &b_s[r0][cc], COL_X, taps[1], kpy);
+  if (mx >= s.ax.n - rx)
+    return;
 #pragma unroll
-    for (int i = 0; i < TASK; i++) {
-      const int my = ty0 + r0 + i;
-      if (my < s.ay.n - ry)
-        s.D[(size_t) my * s.cp + mx] = fminf (fmaxf (d[i], 0.0f), 255.0f) +
-            1024.0f;
-    }
+  for (int i = 0; i < TASK; i++) {
+    const int my = my0 + r0 + i;
+    if (my < s.ay.n - ry)
+      s.D[(size_t) my * s.cp + mx] = fminf (fmaxf (d[i], 0.0f), 255.0f) +
+          1024.0f;
   }
 }
 
@@ -394,6 +425,8 @@ coarse_upsample (const CoarseParams p)
   }
   const int ncols = hi - lo + 1;
 
+  /* (read-only loads: the iterations' loads may go out together) */
+#pragma unroll 3
   for (int i = threadIdx.x; i < U_ROWS * ncols; i += U_ROWS * U_LANES) {
     const int rr = i / ncols, cc = i - rr * ncols;
     const int y = by * U_ROWS + rr;
@@ -402,7 +435,7 @@ coarse_upsample (const CoarseParams p)
 
     if (y < height) {
       if (ay.f == 1) {
-        v = col[(size_t) (y - ay.o) * s.cp];
+        v = __ldg (col + (size_t) (y - ay.o) * s.cp);
       } else {
         float w[4];
         coarse_pos (ay, y, m0, t);
@@ -410,7 +443,7 @@ coarse_upsample (const CoarseParams p)
         v = 0.0f;
 #pragma unroll
         for (int k = 0; k < 4; k++)
-          v += w[k] * col[(size_t) (m0 - 1 + k) * s.cp];
+          v += w[k] * __ldg (col + (size_t) (m0 - 1 + k) * s.cp);
       }
     }
     rows_s[rr][cc] = v;
@@ -489,16 +522,15 @@ coarse_upsample (const CoarseParams p)
 extern "C" int
 cfx_blur_coarse_pitch (const CfxBlurAxis * ax)
 {
-  /* rows of 128-byte multiples, and room for the blur's last 8-column
-   * task to read its whole tap window */
-  return (ax->n + 2 * COARSE_MAX_R + 16 + 31) & ~31;
+  /* rows of 128-byte multiples */
+  return (ax->n + 31) & ~31;
 }
 
 extern "C" size_t
 cfx_blur_coarse_bytes (const CfxBlurAxis * ax, const CfxBlurAxis * ay)
 {
-  /* S, Mx, My, D */
-  return 4 * sizeof (float) * (size_t) cfx_blur_coarse_pitch (ax) * ay->n;
+  /* A, B, D */
+  return 3 * sizeof (float) * (size_t) cfx_blur_coarse_pitch (ax) * ay->n;
 }
 
 static AxisLite
@@ -519,7 +551,7 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
     cudaStream_t stream)
 {
   CoarseParams p;
-  int i, dec = 0, blur = 0, up = 0;
+  int i, rows = 0, cols = 0, up = 0;
 
   if (n <= 0 || n > CFX_BLUR_MAX_SUBS)
     return cudaErrorInvalidValue;
@@ -547,16 +579,17 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
     s->ax = lite (&x->ax);
     s->ay = lite (&x->ay);
     s->cp = cp;
-    s->S = (float *) x->scratch;
-    s->MX = s->S + plane;
-    s->MY = s->MX + plane;
-    s->D = s->MY + plane;
-    s->dec0 = dec;
-    s->dec_w = cp / DEC_X;
-    dec += s->dec_w * ((x->ay.n + DEC_Y - 1) / DEC_Y);
-    s->blur0 = blur;
-    s->blur_w = (x->ax.n - 2 * x->ax.r + TILE_X - 1) / TILE_X;
-    blur += s->blur_w * ((x->ay.n - 2 * x->ay.r + TILE_Y - 1) / TILE_Y);
+    s->A = (float *) x->scratch;
+    s->B = s->A + plane;
+    s->D = s->B + plane;
+    /* A and B: every coarse row, columns rx .. n_x - rx - 1; D: rows ry ..
+     * n_y - ry - 1 of those */
+    s->rows0 = rows;
+    s->rows_w = (x->ax.n - 2 * x->ax.r + ROW_OUT - 1) / ROW_OUT;
+    rows += s->rows_w * x->ay.n;
+    s->cols0 = cols;
+    s->cols_w = (x->ax.n - 2 * x->ax.r + COL_X - 1) / COL_X;
+    cols += s->cols_w * ((x->ay.n - 2 * x->ay.r + COL_Y - 1) / COL_Y);
     s->up0 = up;
     s->up_w = (s->width + U_SPAN - 1) / U_SPAN;
     up += s->up_w * ((s->height + U_ROWS - 1) / U_ROWS);
@@ -565,8 +598,8 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
   if (!p.n)
     return cudaSuccess;
 
-  coarse_decimate <<< dec, DEC_X * DEC_Y, 0, stream >>> (p);
-  coarse_blur <<< blur, BLUR_THREADS, 0, stream >>> (p);
+  coarse_rows <<< rows, ROW_THREADS, 0, stream >>> (p);
+  coarse_cols <<< cols, COL_THREADS, 0, stream >>> (p);
   coarse_upsample <<< up, U_ROWS * U_LANES, 0, stream >>> (p);
   return cudaGetLastError ();
 }

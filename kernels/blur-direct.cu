@@ -1,30 +1,36 @@
 /* Direct separable Gaussian, folded radius <= 48 per axis, on the tensor
- * cores, straight from global memory to registers and back.
+ * cores, from a shared-memory row pipeline.
  *
  * Floor: read the channel once and write it once: 2 * w * h bytes over the
  * copy bandwidth (4K GRAY8: 16.6 MB, 5.7 us at 2.9 TB/s).
  *
- * Why tensor cores: at 4K and 7 us an H100 issues about 25 instructions
- * per pixel in all; a 19-tap separable filter in fp32 needs ~40 (tap pairs
- * summed first), in packed fp16 ~20 plus the conversions. As products
- * with banded Toeplitz matrices of taps (T = X H, Out = V T) one
- * mma.m16n8k16 does 2048 multiply-adds; the band wastes a part of them,
- * the tensor pipe has plenty.
+ * Work: a block (4 warps) owns a strip of 128 output columns and a run of
+ * rows; it walks down the run 16 rows a step. The input rows of the strip
+ * and its column halo (16, 32 or 48 columns a side) come in with 16-byte
+ * cp.async copies into a ring of STAGES 16-row slots, STAGES - 1 steps
+ * ahead of the step being computed: a block keeps 7.5 KB of reads in
+ * flight whatever its warps do, 5 blocks an SM 37 KB (the copy bandwidth
+ * times the memory latency is ~25 KB an SM). So the memory parallelism
+ * does not come from the number of warps: the registers can hold the T
+ * ring and the tap fragments (48 at radius 9), 96 in all, 5 blocks an SM.
+ * Rows are mirrored when their copies are issued; columns outside the
+ * channel are filled once per slot from the mirrored columns already in
+ * shared memory (only the two border strips do that, plus one barrier a
+ * step). The hot loop has no border logic and no global loads; every
+ * block has the same work (runs are equal but the last), so no strip
+ * lags behind the others.
  *
- * Work: one warp = a strip of 32 output columns (two 16-column m-tiles)
- * walking down a run of rows, 16 rows a step. No shared memory, no block
- * barrier; the 4 warps of a block are neighbouring strips, so the column
- * halos they share hit L1.
- *
- * The fragment layouts (PTX m16n8k16: g = lane / 4, t = lane % 4) are
- * chained so that no data moves between lanes:
+ * Maths: products with banded Toeplitz matrices of taps (T = X H, Out =
+ * V T), one mma.m16n8k16 = 2048 multiply-adds. The fragment layouts (PTX
+ * m16n8k16: g = lane / 4, t = lane % 4) are chained so that no data moves
+ * between lanes:
  *   horizontal  D[m, n] = sum_k H[m, k] X[k, n]: n = 8 input rows, k = 16
  *               input columns, m = 16 output columns. Lane (g, t) holds B
  *               = columns 2t, 2t+1, 2t+8, 2t+9 of row g; we let logical k
  *               2t, 2t+1, 2t+8, 2t+9 be the physical columns 4t .. 4t+3,
- *               so one 4-byte load and two byte_perms make a B fragment
- *               (0x64 as high byte: fp16 1024 + sample, exact). The taps H
- *               follow the same permutation, of k and of m.
+ *               so one 4-byte shared load and two byte_perms make a B
+ *               fragment (0x64 as high byte: fp16 1024 + sample, exact).
+ *               The taps H follow the same permutation, of k and of m.
  *   vertical    Out[m', n'] = sum_k' V[m', k'] T[k', n']: B holds rows
  *               2t, 2t+1 (+8) of column g, which is exactly what the
  *               horizontal D of lane (g, t) holds (column m = g or g + 8,
@@ -32,24 +38,26 @@
  *               horizontal row groups.
  *   output      Out lane (g, t): rows g, g + 8, columns n' = 2t, 2t+1 of
  *               two n-tiles = physical columns 4t .. 4t+3 of an m-tile (the
- *               permutation again): one 4-byte store per row and m-tile.
- * A step (16 output rows x 32 columns) computes one new 16-row block of T
- * (2 groups x 2 m-tiles x KB mma) and the outputs (4 n-tiles x KB mma);
+ *               permutation again): one 4-byte word per row and m-tile,
+ *               through a 512-byte shared stage per warp to one 16-byte
+ *               store per lane (16 rows x 32 columns a warp a step).
+ * A warp's step computes one new 16-row block of T for its 32 columns
+ * (2 groups x 2 m-tiles x KB mma) and 16 output rows (4 n-tiles x KB mma);
  * the last KB blocks of T stay in registers (a ring, indices fixed at
  * compile time by unrolling KB steps). KB = 1 + ceil(radius / 8) k-blocks
- * of 16 cover 16 outputs and their 2 radius neighbours.
+ * of 16 cover 16 outputs and their 2 radius neighbours; a window starts
+ * 8 (KB - 1) before its outputs.
  *
- * Cost per output pixel at radius 9 (KB 3), runs of 128 rows (T for
- * 128 + 32 rows): 6 mma per 256 T values and 12 per 512 outputs, 0.053
- * mma (4K: 0.44 M, ~2.7 us at ~0.7 mma per clock and SM), and per 512
- * outputs ~100 other instructions (8 4-byte loads, 12 byte_perms, 16 fp16
- * packs, 4 stores, addresses): ~7 per pixel, against the ~25 an H100
- * issues per pixel at copy speed. So the memory traffic (5.7 us) bounds
- * it, if enough loads are in flight: each warp loads the next 16 rows
- * while it computes the current ones (1 KB in flight a warp, 16 warps
- * an SM at 122 registers). Runs are as short as keeps every block
- * resident at once (one wave: a second, partial wave would double the
- * time).
+ * Cost at radius 9 (sigma 3, KB 3), per warp step (512 outputs), PTX of
+ * the steady loop: 115 instructions: 24 mma, 20 byte_perms, 16 fp16
+ * packs, 9 shared loads, 4 shared stores, 1 16-byte store, 2 cp.async and
+ * ~39 address, loop and barrier instructions: 7.2 a pixel, against the ~25
+ * a pixel an H100 issues at copy speed (KB 2: 105, KB 5: 137, KB 7: 173).
+ * Runs of R rows compute T for R + 16 (KB - 1) rows: runs are as short
+ * as keeps every block resident at once (4K GRAY8: 112 rows, 600 blocks
+ * of 660 slots, 1.29x the horizontal work; 0.054 mma a pixel, 3.4 k mma
+ * an SM, ~2.8 us of tensor pipe at 0.7 mma a clock and SM, and ~2.4 us of
+ * issue: both under the 5.7 us of memory time).
  *
  * Accuracy: samples are exact fp16 operands, the taps are rounded to fp16
  * on the host (relative error 2^-11); products are exact, sums fp32. The
@@ -62,19 +70,43 @@
  * before rounding, so every output is within 1 of the reference, and
  * no clamping is needed (the value stays in [-0.2, 255.2]).
  *
- * Borders: rows are mirrored per lane; the columns of strips that reach
- * past the channel (and channels that are not 4-byte aligned or have
- * step > 1) are gathered byte by byte through the mirror. */
+ * Channels that are not 16-byte aligned (or have step > 1) load their
+ * slots byte by byte instead (same layout, no cp.async; a kernel of its
+ * own, used when a launch has such a channel); stores that are not
+ * 16-byte aligned, or reach past the channel, go byte by byte. */
 #define CFX_BLUR_INTERNAL
 #include "cudafx-kernels.h"
 
 #include <cuda_fp16.h>
 #include <string.h>
 
-#define WARPS 4                 /* strips per block */
-#define STRIP 32                /* output columns per warp */
-#define MIN_RUN 32              /* output rows per warp, at least */
-#define MAX_RUN 512
+#define WARPS 4                 /* strips of 32 columns a block */
+#define THREADS (32 * WARPS)
+#define TILE_W (32 * WARPS)     /* output columns a block */
+#define MIN_RUN 32              /* output rows a block, at least */
+#define MAX_RUN 1024
+
+/* Geometry of the input slots for KB k-blocks */
+template < int KB > struct Slot
+{
+  /* columns (and rows) a window reaches past its outputs */
+  static constexpr int HALO = 8 * (KB - 1);
+  /* loaded halo: 16-byte chunks */
+  static constexpr int HX = (HALO + 15) & ~15;
+  static constexpr int CW = TILE_W + 2 * HX;    /* loaded columns */
+  static constexpr int CHUNKS = CW / 16;
+  /* row pitch = 16 mod 32: the 8 rows x 16 bytes of a warp's 4-byte
+   * loads fall in 32 different banks */
+  static constexpr int PITCH = CW + 16;
+  static constexpr int BYTES = 16 * PITCH;
+  /* 16-row slots in the ring: STAGES - 1 in flight (the large radii run
+   * fewer blocks an SM, each keeps more rows in flight) */
+  static constexpr int STAGES = KB <= 4 ? 4 : KB == 5 ? 5 : 6;
+  /* blocks an SM the registers must allow (KB <= 3: 96 registers, 4 and
+   * 5: 128, 6 and 7: 255; the tap fragments and the T ring take 16 KB;
+   * ptxas -v: 84, 96, 122, 128, 208, 224 without spills) */
+  static constexpr int MIN_BLOCKS = KB <= 3 ? 5 : KB <= 5 ? 4 : 2;
+};
 
 struct DirectSub
 {
@@ -82,8 +114,8 @@ struct DirectSub
   uint8_t *dst;
   int src_pitch, src_step, dst_pitch, dst_step;
   int width, height;
-  int strips, strip_blocks, block0;
-  int src_vec, dst_vec;         /* 4-byte loads / stores allowed */
+  int strips, block0;
+  int src_vec, dst_vec;         /* 16-byte copies / stores allowed */
   int rx, ry;
   float ch, cv;                 /* accumulator starts, see above */
   uint16_t wx[CFX_BLUR_MAX_TAPS], wy[CFX_BLUR_MAX_TAPS];        /* fp16 bits */
@@ -137,6 +169,40 @@ mma16816 (float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1,
 #endif
 }
 
+/* 16-byte global -> shared copy that does not wait; only the first
+ * @bytes (1 .. 16) are read, the rest of the 16 shared bytes is zeroed */
+__device__ __forceinline__ void
+cp_async16 (void *smem, const void *gmem, int bytes)
+{
+#if __CUDA_ARCH__ >= 800
+  const unsigned s = (unsigned) __cvta_generic_to_shared (smem);
+  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+      :: "r" (s), "l" (gmem), "r" (bytes) : "memory");
+#else
+  uint8_t *d = (uint8_t *) smem;
+  for (int i = 0; i < 16; i++)
+    d[i] = i < bytes ? ((const uint8_t *) gmem)[i] : 0;
+#endif
+}
+
+__device__ __forceinline__ void
+cp_async_commit (void)
+{
+#if __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* wait until at most N groups of this thread are in flight */
+template < int N >
+__device__ __forceinline__ void
+cp_async_wait (void)
+{
+#if __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.wait_group %0;\n" :: "n" (N) : "memory");
+#endif
+}
+
 /* two floats as fp16 (round to nearest), lo in the low half */
 __device__ __forceinline__ uint32_t
 pack_half2 (float lo, float hi)
@@ -154,45 +220,123 @@ tap (const uint16_t * w, int r, int k)
   return (k >= -r && k <= r) ? w[k + r] : 0u;
 }
 
-/* 4 samples at columns x .. x + 3 of a row, through the mirror (a call:
- * inlined, the rare path costs the common one registers) */
-__device__ __noinline__ uint32_t
-gather4 (const uint8_t * row, int x, int w, int step)
-{
-  uint32_t u = 0;
-#pragma unroll
-  for (int b = 0; b < 4; b++)
-    u |= (uint32_t) __ldg (row + (size_t) mirror (x + b, w) * step) <<
-        (8 * b);
-  return u;
-}
-
-/* The NK 4-byte pieces of one lane for the 8-row group starting at T row
- * tr: row tr + g (mirrored), columns kbase + 16 j + 4 t .. + 3 */
-template < int NK >
+/* Rows y0 .. y0 + 15 (mirrored), columns [lo, hi) of the window starting
+ * at column xs, byte by byte: channels the 16-byte copies cannot read
+ * (packed components, odd pitches). Columns tid and tid + THREADS of 4
+ * rows at a time: 8 loads in flight a thread (few registers: the ring
+ * and the taps stay live through this). */
+template < int KB >
 __device__ __forceinline__ void
-load_group (const DirectSub & s, int tr, int kbase, bool fast, int g, int t,
-    uint32_t u[NK])
+load_slot_bytes (const uint8_t * src, int pitch, int step, int height,
+    uint8_t * slot, int y0, int xs, int lo, int hi)
 {
-  const uint8_t *row = s.src + (size_t) mirror (tr + g, s.height) *
-      s.src_pitch;
+  typedef Slot < KB > G;
+  const int n = hi - lo;        /* <= CW <= 2 THREADS */
 
-  if (fast) {
+#pragma unroll 1
+  for (int h = 0; h < 16; h += 4) {
+    uint8_t v[4][2];
 #pragma unroll
-    for (int j = 0; j < NK; j++)
-      u[j] = __ldg ((const unsigned *) (row + kbase + 16 * j + 4 * t));
-  } else {
+    for (int r = 0; r < 4; r++) {
+      const uint8_t *row = src + (size_t) mirror (y0 + h + r, height) * pitch;
 #pragma unroll
-    for (int j = 0; j < NK; j++)
-      u[j] = gather4 (row, kbase + 16 * j + 4 * t, s.width, s.src_step);
+      for (int k = 0; k < 2; k++) {
+        const int c = threadIdx.x + k * THREADS;
+        v[r][k] = c < n ? __ldg (row + (size_t) (lo + c) * step) : 0;
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 4; r++)
+#pragma unroll
+      for (int k = 0; k < 2; k++) {
+        const int c = threadIdx.x + k * THREADS;
+        if (c < n)
+          slot[(h + r) * G::PITCH + lo + c - xs] = v[r][k];
+      }
   }
 }
 
-/* Horizontal pass of one group: T of its 8 rows for the two m-tiles, as
- * fp16 pairs: tv[2 i] = column g of m-tile i, tv[2 i + 1] = column g + 8 */
+/* Where a block works, and this thread's share of a slot's copies: the
+ * 16-byte chunk column cc of rows r0 and r0 + 8 (threads from 8 * CHUNKS
+ * on copy nothing): the chunk at window column 16 cc (smem: its offset in
+ * a slot), channel column x, holds @bytes samples (0: it lies outside the
+ * channel; the last one may hold fewer than 16, its tail is zeroed and
+ * later filled like the columns outside). Few fields: they stay in
+ * registers through the loop. */
+struct Place
+{
+  int xs;                       /* channel column of window column 0 */
+  int nq;                       /* T blocks (steps) */
+  int row0;                     /* t0 + r0: T block 0 starts at row t0 */
+  int smem, x, bytes;
+  bool outside;                 /* the window reaches past the channel */
+};
+
+__device__ __forceinline__ int
+window_lo (const Place & pl)
+{
+  return max (pl.xs, 0);
+}
+
+template < int KB >
+__device__ __forceinline__ int
+window_hi (const Place & pl, int width)
+{
+  return min (width, pl.xs + Slot < KB >::CW);
+}
+
+/* Issue the copies of T block q's rows (mirrored) into a slot. BYTES:
+ * some sub-channel of the launch cannot be copied 16 bytes at a time (a
+ * kernel of its own: the byte path costs the 16-byte one registers) */
+template < int KB, bool BYTES >
+__device__ __forceinline__ void
+load_slot (const DirectSub & s, const Place & pl, uint8_t * slot, int q)
+{
+  typedef Slot < KB > G;
+
+  if (BYTES && !s.src_vec) {
+    load_slot_bytes < KB > (s.src, s.src_pitch, s.src_step, s.height, slot,
+        pl.row0 - (int) threadIdx.x / G::CHUNKS + 16 * q, pl.xs,
+        window_lo (pl), window_hi < KB > (pl, s.width));
+    return;
+  }
+  if (pl.bytes) {
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+      cp_async16 (slot + pl.smem + 8 * h * G::PITCH, s.src + (size_t) mirror
+          (pl.row0 + 16 * q + 8 * h, s.height) * s.src_pitch + pl.x,
+          pl.bytes);
+  }
+}
+
+/* Columns of a slot outside the channel ([lo, hi) holds its samples):
+ * the mirrored column, which the valid outputs only ever need within one
+ * reflection (their taps reach at most the folded radius <= width - 1, so
+ * the mirrored column lies in [lo, hi)); other columns get any sample (they
+ * meet zero taps only). Reads [lo, hi), writes outside it: no overlap. */
 template < int KB >
 __device__ __forceinline__ void
-horizontal (const uint32_t u[KB + 1], const uint32_t ah[KB][4], float ch,
+fill_outside (uint8_t * slot, int xs, int lo, int hi, int width)
+{
+  typedef Slot < KB > G;
+  const int left = lo - xs, right = xs + G::CW - hi, n = left + right;
+
+  for (int i = threadIdx.x; i < 16 * n; i += THREADS) {
+    const int r = i / n, k = i - r * n;
+    const int j = k < left ? k : G::CW - right + (k - left);
+    const int x = xs + j;
+    int m = x < 0 ? -x : 2 * (width - 1) - x;
+    m = min (max (m, lo), hi - 1);
+    slot[r * G::PITCH + j] = slot[r * G::PITCH + m - xs];
+  }
+}
+
+/* Horizontal pass of one 8-row group: T of its 8 rows for the two m-tiles,
+ * as fp16 pairs: tv[2 i] = column g of m-tile i, tv[2 i + 1] = column
+ * g + 8 */
+template < int KB >
+__device__ __forceinline__ void
+horizontal (const uint8_t * row, const uint32_t ah[KB][4], float ch,
     uint32_t tv[4])
 {
   uint32_t b0[KB + 1], b1[KB + 1];
@@ -200,8 +344,9 @@ horizontal (const uint32_t u[KB + 1], const uint32_t ah[KB][4], float ch,
 
 #pragma unroll
   for (int j = 0; j < KB + 1; j++) {
-    b0[j] = __byte_perm (u[j], 0x64646464u, 0x4140);
-    b1[j] = __byte_perm (u[j], 0x64646464u, 0x4342);
+    const uint32_t u = *(const uint32_t *) (row + 16 * j);
+    b0[j] = __byte_perm (u, 0x64646464u, 0x4140);
+    b1[j] = __byte_perm (u, 0x64646464u, 0x4342);
   }
 #pragma unroll
   for (int i = 0; i < 2; i++) {
@@ -215,11 +360,67 @@ horizontal (const uint32_t u[KB + 1], const uint32_t ah[KB][4], float ch,
   }
 }
 
-template < int KB >
-__global__ void __launch_bounds__ (32 * WARPS, KB <= 3 ? 4 : KB == 4 ? 3 : 2)
+/* One step's input side: wait for slot q, issue the copies of slot
+ * q + STAGES - 1, fill slot q's columns outside the channel, and compute T
+ * block q (rows t0 + 16 q .. + 15) for this warp's 32 columns */
+template < int KB, bool BYTES >
+__device__ __forceinline__ void
+step_in (const DirectSub & s, uint8_t (*in_s)[Slot < KB >::BYTES],
+    const Place & pl, int q, int lane_col, const uint32_t ah[KB][4],
+    uint32_t tq[4][2])
+{
+  typedef Slot < KB > G;
+  const int g = (threadIdx.x & 31) >> 2;
+
+  /* slot q has landed (this thread's copies; the barrier: everyone's) and
+   * every warp is done with slot q - 1, which takes q + STAGES - 1 */
+  cp_async_wait < G::STAGES - 2 > ();
+  __syncthreads ();
+  if (q + G::STAGES - 1 < pl.nq)
+    load_slot < KB, BYTES > (s, pl, in_s[(q + G::STAGES - 1) % G::STAGES],
+        q + G::STAGES - 1);
+  cp_async_commit ();
+  uint8_t *slot = in_s[q % G::STAGES];
+  if (pl.outside) {
+    fill_outside < KB > (slot, pl.xs, window_lo (pl),
+        window_hi < KB > (pl, s.width), s.width);
+    __syncthreads ();
+  }
+
+  uint32_t tv[4];
+  horizontal < KB > (slot + g * G::PITCH + lane_col, ah, s.ch, tv);
+#pragma unroll
+  for (int v = 0; v < 4; v++)
+    tq[v][0] = tv[v];
+  horizontal < KB > (slot + (8 + g) * G::PITCH + lane_col, ah, s.ch, tv);
+#pragma unroll
+  for (int v = 0; v < 4; v++)
+    tq[v][1] = tv[v];
+}
+
+/* 16 output bytes at column x of a row, byte by byte (unaligned or
+ * strided channels, the last columns) */
+__device__ __forceinline__ void
+store_bytes (uint8_t * out, int x, int width, int step, uint4 word)
+{
+#pragma unroll
+  for (int k = 0; k < 16; k++) {
+    const uint32_t w = k < 4 ? word.x : k < 8 ? word.y : k < 12 ? word.z :
+        word.w;
+    if (x + k < width)
+      out[(size_t) (x + k) * step] = (uint8_t) (w >> (8 * (k % 4)));
+  }
+}
+
+template < int KB, bool BYTES >
+__global__ void
+__launch_bounds__ (THREADS, Slot < KB >::MIN_BLOCKS - (BYTES && KB <= 3))
 blur_direct (const DirectParams p)
 {
-  constexpr int NK = KB + 1;    /* input k-blocks of a group */
+  typedef Slot < KB > G;
+  __shared__ __align__ (16) uint8_t in_s[G::STAGES][G::BYTES];
+  __shared__ __align__ (16) uint8_t out_s[WARPS][16 * 32];
+
   int c = 0;
   for (int i = 1; i < p.n; i++)
     if ((int) blockIdx.x >= p.s[i].block0)
@@ -229,20 +430,27 @@ blur_direct (const DirectParams p)
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int g = lane >> 2, t = lane & 3;
   const int b = blockIdx.x - s.block0;
-  const int run = b / s.strip_blocks;
-  const int strip = (b - run * s.strip_blocks) * WARPS + warp;
-  if (strip >= s.strips)
-    return;
-
-  const int W = s.width, H = s.height;
-  const int x0 = strip * STRIP;
+  const int run = b / s.strips, strip = b - run * s.strips;
+  const int W = s.width;
+  const int x0 = strip * TILE_W;
   const int y_first = run * p.run_rows;
-  const int y_end = min (y_first + p.run_rows, H);
-  const int nq = ((y_end - y_first + 15) >> 4) + KB - 1;
-  const int kbase = x0 - 8 * (KB - 1);
-  const int t0 = y_first - 8 * (KB - 1);
-  const bool fast = s.src_vec && kbase >= 0 && kbase + 16 * NK <= W;
-  const bool fast_out = s.dst_vec && x0 + STRIP <= W;
+  const int y_end = min (y_first + p.run_rows, s.height);
+  Place pl;
+
+  pl.xs = x0 - G::HX;
+  pl.outside = pl.xs < 0 || pl.xs + G::CW > W;
+  /* T blocks q = 0 .. nq - 1: rows t0 + 16 q .. + 15 (nq >= KB) */
+  pl.nq = ((y_end - y_first + 15) >> 4) + KB - 1;
+  {
+    const int t0 = y_first - G::HALO, cc = threadIdx.x % G::CHUNKS;
+    const int r0 = threadIdx.x / G::CHUNKS, hi = window_hi < KB > (pl, W);
+
+    pl.row0 = t0 + r0;
+    pl.x = pl.xs + 16 * cc;
+    pl.smem = r0 * G::PITCH + 16 * cc;
+    /* x is a multiple of 16: the chunk holds samples if 0 <= x < hi */
+    pl.bytes = r0 < 8 && pl.x >= 0 && pl.x < hi ? min (16, hi - pl.x) : 0;
+  }
 
   /* A fragments: a0 (m g, k 2t,2t+1), a1 (m g+8, same), a2 (m g, k
    * 2t+8,2t+9), a3 (m g+8, same); low half = lower k. Horizontal: m and k
@@ -255,101 +463,82 @@ blur_direct (const DirectParams p)
 #pragma unroll
       for (int i = 0; i < 4; i++) {
         const int mh = i & 1, kh = i >> 1;
-        const int dx = 16 * d - 8 * (KB - 1) + 4 * t + 2 * kh - om - 2 * mh;
-        const int dy = 16 * d - 8 * (KB - 1) + 2 * t + 8 * kh - g - 8 * mh;
+        const int dx = 16 * d - G::HALO + 4 * t + 2 * kh - om - 2 * mh;
+        const int dy = 16 * d - G::HALO + 2 * t + 8 * kh - g - 8 * mh;
         ah[d][i] = tap (s.wx, s.rx, dx) | tap (s.wx, s.rx, dx + 1) << 16;
         av[d][i] = tap (s.wy, s.ry, dy) | tap (s.wy, s.ry, dy + 1) << 16;
       }
   }
-  const float cv[4] = { s.cv, s.cv, s.cv, s.cv };
+  /* this lane's 4-byte column in a slot row: window of warp's m-tile 0 */
+  const int lane_col = 32 * warp + G::HX - G::HALO + 4 * t;
+  /* this lane's 16 output bytes in the stage, and in the channel */
+  const int out_row = lane >> 1, out_x = x0 + 32 * warp + 16 * (lane & 1);
+  uint8_t *stage = out_s[warp];
 
-  /* T blocks: tb[slot][v][h], v = n-tile (2 i + column half), h = group */
+#pragma unroll
+  for (int q = 0; q < G::STAGES - 1; q++) {
+    if (q < pl.nq)
+      load_slot < KB, BYTES > (s, pl, in_s[q], q);
+    cp_async_commit ();
+  }
+
+  /* the ring of T blocks: tb[q % KB][v][h], v = n-tile (2 i + column
+   * half), h = group (a loop unrolled KB times keeps the indices fixed) */
   uint32_t tb[KB][4][2];
-  uint32_t next0[NK], next1[NK];
-  load_group < NK > (s, t0, kbase, fast, g, t, next0);
-  load_group < NK > (s, t0 + 8, kbase, fast, g, t, next1);
 
-  for (int q0 = 0; q0 < nq; q0 += KB) {
+  for (int q0 = 0; q0 < pl.nq; q0 += KB) {
 #pragma unroll
     for (int u = 0; u < KB; u++) {
-      const int q = q0 + u;     /* T block q: rows t0 + 16 q .. + 15 */
-      if (q >= nq)
+      const int q = q0 + u;
+      if (q >= pl.nq)
         break;
-      uint32_t in0[NK], in1[NK], tv[4];
-#pragma unroll
-      for (int j = 0; j < NK; j++) {
-        in0[j] = next0[j];
-        in1[j] = next1[j];
-      }
-      if (q + 1 < nq) {
-        load_group < NK > (s, t0 + 16 * q + 16, kbase, fast, g, t, next0);
-        load_group < NK > (s, t0 + 16 * q + 24, kbase, fast, g, t, next1);
-      }
-      horizontal < KB > (in0, ah, s.ch, tv);
-#pragma unroll
-      for (int v = 0; v < 4; v++)
-        tb[u][v][0] = tv[v];
-      horizontal < KB > (in1, ah, s.ch, tv);
-#pragma unroll
-      for (int v = 0; v < 4; v++)
-        tb[u][v][1] = tv[v];
+      step_in < KB, BYTES > (s, in_s, pl, q, lane_col, ah, tb[u]);
       if (q < KB - 1)
         continue;
 
       /* vertical: output rows y0 .. y0 + 15 from T blocks q - KB + 1 .. q,
-       * in slots (u + 1 + e) % KB */
-      const int y0 = y_first + 16 * (q - KB + 1);
-      uint32_t h[4][2];
+       * in ring slots (u + 1 + e) % KB; n-tiles 2 i and 2 i + 1 make
+       * columns 4t .. 4t+3 of m-tile i: the low bytes of 1024 + value,
+       * through the warp's stage to 16 bytes a lane */
 #pragma unroll
-      for (int v = 0; v < 4; v++) {
-        float d[4];
-        mma16816 (d, av[0], tb[(u + 1) % KB][v][0], tb[(u + 1) % KB][v][1],
-            cv);
+      for (int i = 0; i < 2; i++) {
+        uint32_t h[2][2];
 #pragma unroll
-        for (int e = 1; e < KB; e++)
-          mma16816 (d, av[e], tb[(u + 1 + e) % KB][v][0],
-              tb[(u + 1 + e) % KB][v][1], d);
-        h[v][0] = pack_half2 (d[0], d[1]);
-        h[v][1] = pack_half2 (d[2], d[3]);
-      }
-      /* the low bytes of 1024 + value: columns 4t .. 4t+3 of m-tile i */
+        for (int mh = 0; mh < 2; mh++) {
+          const int v = 2 * i + mh;
+          const float cv[4] = { s.cv, s.cv, s.cv, s.cv };
+          float d[4];
+          mma16816 (d, av[0], tb[(u + 1) % KB][v][0],
+              tb[(u + 1) % KB][v][1], cv);
 #pragma unroll
-      for (int r = 0; r < 2; r++) {
-        const int y = y0 + g + 8 * r;
-        if (y >= y_end)
-          continue;
-        uint8_t *out = s.dst + (size_t) y * s.dst_pitch;
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-          const uint32_t word = __byte_perm (h[2 * i][r], h[2 * i + 1][r],
-              0x6420);
-          const int x = x0 + 16 * i + 4 * t;
-          if (fast_out) {
-            *(uint32_t *) (out + x) = word;
-          } else {
-#pragma unroll
-            for (int k = 0; k < 4; k++)
-              if (x + k < W)
-                out[(size_t) (x + k) * s.dst_step] = (uint8_t) (word >>
-                    (8 * k));
-          }
+          for (int e = 1; e < KB; e++)
+            mma16816 (d, av[e], tb[(u + 1 + e) % KB][v][0],
+                tb[(u + 1 + e) % KB][v][1], d);
+          h[mh][0] = pack_half2 (d[0], d[1]);
+          h[mh][1] = pack_half2 (d[2], d[3]);
         }
+#pragma unroll
+        for (int r = 0; r < 2; r++)
+          *(uint32_t *) (stage + (g + 8 * r) * 32 + 16 * i + 4 * t) =
+              __byte_perm (h[0][r], h[1][r], 0x6420);
+      }
+      __syncwarp ();
+      const uint4 word = *(const uint4 *) (stage + 16 * lane);
+      const int y = y_first + 16 * (q - KB + 1) + out_row;
+      if (y < y_end && out_x < W) {
+        uint8_t *out = s.dst + (size_t) y * s.dst_pitch;
+        if (s.dst_vec && out_x + 16 <= W)
+          *(uint4 *) (out + out_x) = word;
+        else
+          store_bytes (out, out_x, W, s.dst_step, word);
       }
     }
   }
 }
 
-template < int KB >
-static cudaError_t
-launch (const DirectParams & p, int blocks, cudaStream_t stream)
-{
-  blur_direct < KB > <<<blocks, 32 * WARPS, 0, stream >>> (p);
-  return cudaGetLastError ();
-}
-
-/* Blocks of blur_direct<KB> resident at once on the device (cached per
- * device and KB) */
-template < int KB >
+/* Blocks of blur_direct<KB, BYTES> resident at once on the device (cached
+ * per device) */
+template < int KB, bool BYTES >
 static int
 resident_blocks (void)
 {
@@ -363,36 +552,57 @@ resident_blocks (void)
         != cudaSuccess || sms <= 0)
       sms = 132;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
-            blur_direct < KB >, 32 * WARPS, 0) != cudaSuccess || per_sm <= 0)
+            blur_direct < KB, BYTES >, THREADS, 0) != cudaSuccess
+        || per_sm <= 0)
       per_sm = 2;
     cached[dev] = sms * per_sm;
   }
   return cached[dev];
 }
 
-static int
-resident (int kb)
+/* The kernel for KB k-blocks: its resident blocks (into *resident), or
+ * its launch (resident NULL) */
+template < int KB >
+static cudaError_t
+with_kb (const DirectParams * p, int blocks, bool bytes, int *resident,
+    cudaStream_t stream)
+{
+  if (resident) {
+    *resident = bytes ? resident_blocks < KB, true > () :
+        resident_blocks < KB, false > ();
+    return cudaSuccess;
+  }
+  if (bytes)
+    blur_direct < KB, true > <<<blocks, THREADS, 0, stream >>> (*p);
+  else
+    blur_direct < KB, false > <<<blocks, THREADS, 0, stream >>> (*p);
+  return cudaGetLastError ();
+}
+
+static cudaError_t
+dispatch (int kb, const DirectParams * p, int blocks, bool bytes,
+    int *resident, cudaStream_t stream)
 {
   switch (kb) {
     case 2:
-      return resident_blocks < 2 > ();
+      return with_kb < 2 > (p, blocks, bytes, resident, stream);
     case 3:
-      return resident_blocks < 3 > ();
+      return with_kb < 3 > (p, blocks, bytes, resident, stream);
     case 4:
-      return resident_blocks < 4 > ();
+      return with_kb < 4 > (p, blocks, bytes, resident, stream);
     case 5:
-      return resident_blocks < 5 > ();
+      return with_kb < 5 > (p, blocks, bytes, resident, stream);
     case 6:
-      return resident_blocks < 6 > ();
+      return with_kb < 6 > (p, blocks, bytes, resident, stream);
     default:
-      return resident_blocks < 7 > ();
+      return with_kb < 7 > (p, blocks, bytes, resident, stream);
   }
 }
 
 static int
-aligned4 (const void *data, int pitch, int step)
+aligned16 (const void *data, int pitch, int step)
 {
-  return step == 1 && ((uintptr_t) data % 4) == 0 && pitch % 4 == 0;
+  return step == 1 && ((uintptr_t) data % 16) == 0 && pitch % 16 == 0;
 }
 
 static uint16_t
@@ -409,7 +619,8 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
     cudaStream_t stream)
 {
   DirectParams p;
-  int i, r = 0, kb, blocks = 0, run, slots;
+  int i, r = 0, kb, blocks = 0, run, slots = 0;
+  bool bytes = false;
 
   if (n <= 0 || n > CFX_BLUR_MAX_SUBS)
     return cudaErrorInvalidValue;
@@ -421,21 +632,23 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
       return cudaErrorInvalidValue;
     r = d->rx > r ? d->rx : r;
     r = d->ry > r ? d->ry : r;
+    if (d->src.width > 0 && d->src.height > 0)
+      bytes |= !aligned16 (d->src.data, d->src.pitch, d->src.step);
   }
   kb = 1 + (r + 7) / 8;
   if (kb < 2)
     kb = 2;
 
-  /* rows per warp: the shortest runs (the most warps) whose blocks all
-   * fit on the GPU at once, so that no second partial wave doubles the
-   * time; at least the 16 (KB - 1) rows of T a run computes beyond its
-   * outputs */
-  slots = resident (kb);
+  /* rows per block: the shortest runs (the most blocks) that all fit on
+   * the GPU at once, so that no second partial wave doubles the time; at
+   * least the 16 (KB - 1) rows of T a run computes beyond its outputs */
+  dispatch (kb, NULL, 0, bytes, &slots, stream);
   run = 16 * (kb - 1) > MIN_RUN ? 16 * (kb - 1) : MIN_RUN;
   for (; run < MAX_RUN; run += 16) {
     for (i = 0, blocks = 0; i < n; i++)
-      blocks += (((subs[i].src.width + STRIP - 1) / STRIP + WARPS - 1) /
-          WARPS) * ((subs[i].src.height + run - 1) / run);
+      if (subs[i].src.width > 0 && subs[i].src.height > 0)
+        blocks += ((subs[i].src.width + TILE_W - 1) / TILE_W) *
+            ((subs[i].src.height + run - 1) / run);
     if (blocks <= slots)
       break;
   }
@@ -457,12 +670,11 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
     s->dst_step = d->dst.step;
     s->width = d->src.width;
     s->height = d->src.height;
-    s->strips = (s->width + STRIP - 1) / STRIP;
-    s->strip_blocks = (s->strips + WARPS - 1) / WARPS;
+    s->strips = (s->width + TILE_W - 1) / TILE_W;
     s->block0 = blocks;
-    blocks += s->strip_blocks * ((s->height + run - 1) / run);
-    s->src_vec = aligned4 (d->src.data, d->src.pitch, d->src.step);
-    s->dst_vec = aligned4 (d->dst.data, d->dst.pitch, d->dst.step);
+    blocks += s->strips * ((s->height + run - 1) / run);
+    s->src_vec = aligned16 (d->src.data, d->src.pitch, d->src.step);
+    s->dst_vec = aligned16 (d->dst.data, d->dst.pitch, d->dst.step);
     s->rx = d->rx;
     s->ry = d->ry;
     s->ch = (float) (-1152.0 * d->sum_x);
@@ -475,19 +687,5 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
   }
   if (!p.n)
     return cudaSuccess;
-
-  switch (kb) {
-    case 2:
-      return launch < 2 > (p, blocks, stream);
-    case 3:
-      return launch < 3 > (p, blocks, stream);
-    case 4:
-      return launch < 4 > (p, blocks, stream);
-    case 5:
-      return launch < 5 > (p, blocks, stream);
-    case 6:
-      return launch < 6 > (p, blocks, stream);
-    default:
-      return launch < 7 > (p, blocks, stream);
-  }
+  return dispatch (kb, &p, blocks, bytes, NULL, stream);
 }

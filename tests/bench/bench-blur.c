@@ -102,6 +102,9 @@ kernel_rows (void)
   } cases[] = {
     {FALSE, 1.0, 0}, {FALSE, 3.0, 0}, {FALSE, 10.0, 0}, {FALSE, 50.0, 0},
     {TRUE, 0.0, 100},
+    /* either side of the crossover: the largest direct radius (48) and
+     * the smallest decimated sigma */
+    {FALSE, 16.0, 0}, {FALSE, 16.5, 0},
   };
   double t4k[G_N_ELEMENTS (cases)] = { 0 }, bytes4k = 0;
   guint k, c;
@@ -179,9 +182,10 @@ kernel_rows (void)
 
   printf ("\nTargets (4K GRAY8): sigma 3 at %.0f%% of the copy bandwidth "
       "(target 80%% or more); sigma 50 takes %.2fx the time of sigma 3 "
-      "(target 2x or less); sigma 10: %.2fx, box radius 100: %.2fx.\n",
+      "(target 2x or less); sigma 10: %.2fx, box radius 100: %.2fx; "
+      "crossover: sigma 16 (direct) %.2fx, sigma 16.5 (decimated) %.2fx.\n",
       100.0 * bytes4k / t4k[1] / bench_copy_bandwidth, t4k[3] / t4k[1],
-      t4k[2] / t4k[1], t4k[4] / t4k[1]);
+      t4k[2] / t4k[1], t4k[4] / t4k[1], t4k[5] / t4k[1], t4k[6] / t4k[1]);
 }
 
 /* FFmpeg on a lavfi testsrc2 source: frames per second of the whole

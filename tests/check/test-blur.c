@@ -327,16 +327,23 @@ typedef struct
   gint poison;                  /* bytes outside the channel that changed */
 } Result;
 
-/* A channel of w x h samples, @step bytes apart, in a device buffer of
- * @pitch bytes per row starting @offset bytes in (poisoned), blurred by
- * the kernel and by the reference. kind 0: Gaussian (a, b sigmas), 1: box
- * (radii). */
+/* Where a channel lies in its device buffer: @step bytes between samples,
+ * @pitch bytes between rows, the first sample @offset bytes in */
+typedef struct
+{
+  gint step, pitch, offset;
+} Layout;
+
+/* A channel of w x h samples in a device buffer (the source at @sl, the
+ * output at @dl, poisoned), blurred by the kernel and by the reference.
+ * kind 0: Gaussian (a, b sigmas), 1: box (radii). */
 static Result
-kernel_case (gint kind, gint w, gint h, gint step, gint pitch, gint offset,
+kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
     gint field_step, gdouble a, gdouble b, Content content, guint64 seed)
 {
-  gsize bytes = (gsize) pitch * h + offset + 16;
-  guint8 *host_src = g_malloc (bytes), *host_dst = g_malloc (bytes);
+  gsize sbytes = (gsize) sl.pitch * h + sl.offset + 16;
+  gsize dbytes = (gsize) dl.pitch * h + dl.offset + 16;
+  guint8 *host_src = g_malloc (sbytes), *host_dst = g_malloc (dbytes);
   guint8 *plane = g_malloc ((gsize) w * h), *want = g_malloc ((gsize) w * h);
   guint8 *dsrc, *ddst;
   void *scratch = NULL;
@@ -348,33 +355,33 @@ kernel_case (gint kind, gint w, gint h, gint step, gint pitch, gint offset,
   gsize i;
 
   /* random everywhere, the channel's samples from @content */
-  cfx_test_fill_random (host_src, bytes, seed);
+  cfx_test_fill_random (host_src, sbytes, seed);
   fill_plane (plane, w, w, h, content, seed + 1);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
-      host_src[offset + (gsize) y * pitch + (gsize) x * step] =
+      host_src[sl.offset + (gsize) y * sl.pitch + (gsize) x * sl.step] =
           plane[(gsize) y * w + x];
 
-  fail_unless_equals_int (cudaMalloc ((void **) &dsrc, bytes), cudaSuccess);
-  fail_unless_equals_int (cudaMalloc ((void **) &ddst, bytes), cudaSuccess);
-  fail_unless_equals_int (cudaMemcpy (dsrc, host_src, bytes,
+  fail_unless_equals_int (cudaMalloc ((void **) &dsrc, sbytes), cudaSuccess);
+  fail_unless_equals_int (cudaMalloc ((void **) &ddst, dbytes), cudaSuccess);
+  fail_unless_equals_int (cudaMemcpy (dsrc, host_src, sbytes,
           cudaMemcpyHostToDevice), cudaSuccess);
-  fail_unless_equals_int (cudaMemset (ddst, POISON, bytes), cudaSuccess);
+  fail_unless_equals_int (cudaMemset (ddst, POISON, dbytes), cudaSuccess);
   need = kind == 0 ? cfx_blur_gaussian_scratch_size (w, h, a, b, field_step)
       : cfx_blur_box_scratch_size (w, h, (gint) a, (gint) b, field_step);
   if (need)
     fail_unless_equals_int (cudaMalloc (&scratch, need), cudaSuccess);
 
   {
-    CfxChannel s = { dsrc + offset, pitch, w, h, step };
-    CfxChannel d = { ddst + offset, pitch, w, h, step };
+    CfxChannel s = { dsrc + sl.offset, sl.pitch, w, h, sl.step };
+    CfxChannel d = { ddst + dl.offset, dl.pitch, w, h, dl.step };
     cudaError_t err = kind == 0 ?
         cfx_blur_gaussian (d, s, a, b, field_step, scratch, need, 0) :
         cfx_blur_box (d, s, (gint) a, (gint) b, field_step, scratch, need, 0);
     fail_unless_equals_int (err, cudaSuccess);
   }
   fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
-  fail_unless_equals_int (cudaMemcpy (host_dst, ddst, bytes,
+  fail_unless_equals_int (cudaMemcpy (host_dst, ddst, dbytes,
           cudaMemcpyDeviceToHost), cudaSuccess);
 
   if (kind == 0)
@@ -384,16 +391,16 @@ kernel_case (gint kind, gint w, gint h, gint step, gint pitch, gint offset,
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
-      gint e = ABS ((gint) host_dst[offset + (gsize) y * pitch +
-              (gsize) x * step] - (gint) want[(gsize) y * w + x]);
+      gint e = ABS ((gint) host_dst[dl.offset + (gsize) y * dl.pitch +
+              (gsize) x * dl.step] - (gint) want[(gsize) y * w + x]);
       res.max = MAX (res.max, e);
       sum += e;
     }
   res.mean = w > 0 && h > 0 ? sum / ((gdouble) w * h) : 0.0;
-  for (i = 0; i < bytes; i++) {
-    gsize rel = i - offset, row = rel / pitch, col = rel % pitch;
-    gboolean sample = i >= (gsize) offset && row < (gsize) h
-        && col % step == 0 && col / step < (gsize) w;
+  for (i = 0; i < dbytes; i++) {
+    gsize rel = i - dl.offset, row = rel / dl.pitch, col = rel % dl.pitch;
+    gboolean sample = i >= (gsize) dl.offset && row < (gsize) h
+        && col % dl.step == 0 && col / dl.step < (gsize) w;
     if (!sample && host_dst[i] != POISON)
       res.poison++;
   }
@@ -406,6 +413,16 @@ kernel_case (gint kind, gint w, gint h, gint step, gint pitch, gint offset,
   g_free (plane);
   g_free (want);
   return res;
+}
+
+/* The same with source and output laid out alike */
+static Result
+kernel_case (gint kind, gint w, gint h, gint step, gint pitch, gint offset,
+    gint field_step, gdouble a, gdouble b, Content content, guint64 seed)
+{
+  Layout l = { step, pitch, offset };
+
+  return kernel_case_at (kind, w, h, l, l, field_step, a, b, content, seed);
 }
 
 static gint
@@ -860,13 +877,18 @@ GST_START_TEST (test_multi_channel)
 
 GST_END_TEST;
 
-/* The direct kernel's strips (32 columns, 4 a block) and runs of rows:
- * widths and heights around their multiples, every radius class (KB 2 ..
- * 7: radius 8, 16, .. 48), and folded radii */
+/* The direct kernel's blocks (128 columns, a halo of 16, 32 or 48
+ * columns loaded in 16-byte chunks, runs of rows 16 at a time): widths
+ * around multiples of 16 and 128 and below the halo (the columns outside
+ * filled by mirroring in shared memory), heights around multiples of 16
+ * and up to many runs, every radius class (KB 2 .. 7: radius 8, 16, .. 48),
+ * and folded radii */
 GST_START_TEST (test_direct_edges)
 {
   const gint dims[][2] = { {31, 17}, {32, 16}, {33, 47}, {63, 64},
-  {65, 33}, {127, 129}, {129, 200}, {257, 61}, {500, 97}
+  {65, 33}, {127, 129}, {129, 200}, {257, 61}, {500, 97}, {1, 40}, {5, 70},
+  {16, 5}, {17, 300}, {48, 20}, {49, 49}, {143, 18}, {144, 33}, {145, 50},
+  {255, 16}, {256, 1}, {385, 40}
   };
   const gdouble some[] = { 0.3, 2.6, 3.0, 5.3, 8.0, 10.6, 13.0, 16.0 };
   gboolean ok = TRUE;
@@ -891,6 +913,92 @@ GST_START_TEST (test_direct_edges)
       ok &= gauss_ok (r, w, h, some[k] * 4.0, some[k] / 3.0, 1, what);
       g_free (what);
     }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* Source and output laid out differently: 16-byte aligned or not (the
+ * direct kernel copies 16-byte chunks and stores 16 bytes where both data
+ * and pitch allow, else bytes; the box walks 4-byte words and stores 16
+ * bytes), for both kernels and both fields */
+GST_START_TEST (test_kernel_layouts)
+{
+  const Layout lay[][2] = {
+    {{1, 512, 0}, {1, 512, 4}},         /* output not 16-byte aligned */
+    {{1, 516, 4}, {1, 512, 0}},         /* source 4-byte aligned only */
+    {{1, 520, 8}, {1, 528, 16}},        /* pitches 8 mod 16, 16 mod 32 */
+    {{1, 301, 1}, {1, 304, 0}},         /* source unaligned */
+    {{2, 640, 1}, {1, 320, 0}},         /* a packed component into a plane */
+  };
+  const gint dims[][2] = { {300, 77}, {257, 33}, {17, 9} };
+  const gdouble gs[] = { 1.0, 3.0, 10.0, 16.0 };
+  const gint br[] = { 1, 7, 100 };
+  gboolean ok = TRUE;
+  guint l, d, k;
+  gint fs;
+
+  for (l = 0; l < G_N_ELEMENTS (lay); l++)
+    for (d = 0; d < G_N_ELEMENTS (dims); d++)
+      for (fs = 1; fs <= 2; fs++) {
+        gint w = dims[d][0], h = dims[d][1];
+
+        for (k = 0; k < G_N_ELEMENTS (gs); k++) {
+          gchar *what = g_strdup_printf ("layout %u %dx%d sigma %g field_step"
+              " %d", l, w, h, gs[k], fs);
+          Result r = kernel_case_at (0, w, h, lay[l][0], lay[l][1], fs, gs[k],
+              gs[k], CONTENT_NATURAL, 10 * l + k);
+
+          ok &= gauss_ok (r, w, h, gs[k], gs[k], fs, what);
+          g_free (what);
+        }
+        for (k = 0; k < G_N_ELEMENTS (br); k++) {
+          Result r = kernel_case_at (1, w, h, lay[l][0], lay[l][1], fs, br[k],
+              br[k] / 2, CONTENT_RANDOM, 10 * l + k);
+
+          if (r.max || r.poison) {
+            g_print ("FAIL box layout %u %dx%d radius %d field_step %d: max "
+                "%d poison %d\n", l, w, h, br[k], fs, r.max, r.poison);
+            ok = FALSE;
+          }
+        }
+      }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* The box kernels' pieces: columns walked 4 at a time (widths around
+ * multiples of 4 and 16, the last few by bytes), row prefixes scanned 16
+ * sums a thread and 4096 a round (width 4100: two rounds), segments of
+ * rows with mirrored heads and tails (radius around the segment length
+ * 32 and beyond the height), 16-bit sums up to their limit (radius 128:
+ * 255 * 257 = 65535) and 32-bit ones past it, horizontal radii past the
+ * width (the periodic prefix), and no blur at all (n = 1, which the
+ * division by multiplication leaves aside) */
+GST_START_TEST (test_box_edges)
+{
+  const gint widths[] = { 1, 3, 5, 16, 17, 65, 513, 4100 };
+  const gint heights[] = { 1, 2, 33, 97 };
+  const gint rr[][2] = { {0, 0}, {0, 1}, {1, 0}, {3, 31}, {5, 32}, {7, 33},
+  {20, 64}, {1, 128}, {2, 129}, {600, 3}
+  };
+  gboolean ok = TRUE;
+  guint a, b, k;
+
+  for (a = 0; a < G_N_ELEMENTS (widths); a++)
+    for (b = 0; b < G_N_ELEMENTS (heights); b++)
+      for (k = 0; k < G_N_ELEMENTS (rr); k++) {
+        gint w = widths[a], h = heights[b];
+        Result r = kernel_case (1, w, h, 1, device_pitch (w), 0, 1, rr[k][0],
+            rr[k][1], k % 2 ? CONTENT_NATURAL : CONTENT_RANDOM, a + b + k);
+
+        if (r.max || r.poison) {
+          g_print ("FAIL box %dx%d radii %d/%d: max %d poison %d\n", w, h,
+              rr[k][0], rr[k][1], r.max, r.poison);
+          ok = FALSE;
+        }
+      }
   fail_unless (ok);
 }
 
@@ -1485,6 +1593,8 @@ blur_suite (void)
   tcase_add_test (tc, test_kernel_arguments);
   tcase_add_test (tc, test_multi_channel);
   tcase_add_test (tc, test_direct_edges);
+  tcase_add_test (tc, test_kernel_layouts);
+  tcase_add_test (tc, test_box_edges);
   tcase_add_test (tc, test_gaussian_kernel);
   tcase_add_test (tc, test_gaussian_kernel_strided);
   tcase_add_test (tc, test_gaussian_approximation);
