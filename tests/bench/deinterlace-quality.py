@@ -21,10 +21,20 @@
 # rawparse and coreelements plugins (the GPU host: source the bundle made by
 # shared/device/bundle-gst), and for our rows the cudafx plugin.
 #
+# With --ffmpeg (FFmpeg 5.1's CPU filters; tests/bench/build-ffmpeg-peer.sh
+# builds a small one for hosts without it), our yadif and bwdif outputs are
+# also compared byte for byte, every plane of every output frame, with
+# FFmpeg's `yadif` / `bwdif` (mode=send_field, parity=tff, deint=all) on the
+# same interlaced clip, and a second table says how many frames matched.
+#
 # Usage:
 #   deinterlace-quality.py [--plugin build/elements/libgstcudafx.so]
-#                          [--frames 40] [--keep DIR]
+#                          [--frames 40] [--keep DIR] [--clips DIR]
+#                          [--ffmpeg PATH]
 # Without --plugin (or without a GPU) the cudadeinterlace rows say n/a.
+# --clips DIR reads each 50p clip from DIR/<clip>-50p.yuv when it is there
+# (and writes it there when not), so that clips made where scikit-image is
+# installed can be measured on a host without it.
 
 import argparse
 import math
@@ -210,6 +220,8 @@ def main():
     ap.add_argument("--frames", type=int, default=40,
                     help="50p source frames per clip (even)")
     ap.add_argument("--keep", help="keep the clips in this directory")
+    ap.add_argument("--clips", help="read (or write) the 50p clips here")
+    ap.add_argument("--ffmpeg", help="FFmpeg to compare yadif/bwdif with")
     args = ap.parse_args()
     n = args.frames // 2 * 2
 
@@ -231,13 +243,25 @@ def main():
                 for m in GST_METHODS]
     results = {name: [] for name, _ in methods}
     covered = {name: [] for name, _ in methods}
+    exact = {m: [] for m in ("bwdif", "yadif")}
 
     try:
         for clip, make in CLIPS:
-            sys.stderr.write("clip %s: making %d frames\n" % (clip, n))
-            src = make(n)
             src_path = os.path.join(work, clip + "-50p.yuv")
             int_path = os.path.join(work, clip + "-25i.yuv")
+            stored = os.path.join(args.clips, clip + "-50p.yuv") \
+                if args.clips else None
+            if stored and os.path.exists(stored):
+                src = read_frames(stored)[:n]
+                sys.stderr.write("clip %s: %d frames from %s\n"
+                                 % (clip, len(src), stored))
+            else:
+                sys.stderr.write("clip %s: making %d frames\n" % (clip, n))
+                src = make(n)
+                if stored:
+                    os.makedirs(args.clips, exist_ok=True)
+                    with open(stored, "wb") as f:
+                        f.write(b"".join(src))
             with open(src_path, "wb") as f:
                 f.write(b"".join(src))
             ok = gst("filesrc location=%s ! %s framerate=50/1 ! "
@@ -255,6 +279,12 @@ def main():
                          % (int_path, raw, element, out_path), env)
                 psnr, cov = psnr_of(read_frames(out_path), src) if ok \
                     else (None, 0)
+                m = element.split("method=")[-1].split()[0]
+                if args.ffmpeg and name.startswith("cudadeinterlace") \
+                        and m in exact:
+                    exact[m].append(compare_ffmpeg(
+                        args.ffmpeg, m, int_path,
+                        read_frames(out_path) if ok else []))
                 results[name].append(psnr)
                 covered[name].append(cov)
                 sys.stderr.write("  %-45s %s\n" % (name, "%.2f dB" % psnr
@@ -281,6 +311,44 @@ def main():
         print("| %s | %s | %s | %s |" % (name, " | ".join(cells), mean,
                                           "/".join(str(c) for c in
                                                    covered[name])))
+    if args.ffmpeg:
+        print()
+        print("## Bit-exactness against FFmpeg (%s): output frames of "
+              "cudadeinterlace identical (all planes) / FFmpeg's output frames"
+              % args.ffmpeg)
+        print()
+        print("| method | " + " | ".join(c for c, _ in CLIPS) + " |")
+        print("|---|" + "---|" * len(CLIPS))
+        for m, cells in exact.items():
+            print("| %s | %s |" % (m, " | ".join(
+                "%d/%d" % c if c else "n/a" for c in cells)))
+    failed = any(c is None or c[0] != c[1] or c[1] == 0
+                 for cells in exact.values() for c in cells)
+    if args.ffmpeg and failed:
+        sys.exit("cudadeinterlace differs from FFmpeg")
+
+
+def compare_ffmpeg(ffmpeg, method, int_path, ours):
+    """(frames identical, FFmpeg frames), counting a length mismatch as
+    differences; None if FFmpeg failed"""
+    ref_path = int_path + "." + method + ".ffmpeg.yuv"
+    r = subprocess.run([ffmpeg, "-nostdin", "-hide_banner", "-loglevel",
+                        "error", "-y", "-f", "rawvideo", "-pix_fmt",
+                        "yuv420p", "-s", "%dx%d" % (W, H), "-r", "25", "-i",
+                        int_path, "-vf", "setfield=tff,%s=mode=send_field:"
+                        "parity=tff:deint=all" % method, "-f", "rawvideo",
+                        "-pix_fmt", "yuv420p", ref_path],
+                       capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        sys.stderr.write("FAILED: ffmpeg %s\n%s" % (method, r.stderr[-2000:]))
+        return None
+    ref = read_frames(ref_path)
+    os.unlink(ref_path)
+    same = sum(1 for a, b in zip(ours, ref) if a == b)
+    if len(ours) != len(ref):
+        sys.stderr.write("  %s: %d frames, FFmpeg %d\n"
+                         % (method, len(ours), len(ref)))
+    return same, max(len(ref), len(ours))
 
 
 if __name__ == "__main__":
