@@ -11,14 +11,14 @@
  *             fine rows in flight together, into shared memory; then
  *             A = g * S + g' * Mx and B = g * My along x (g: sampled
  *             Gaussian of sigma_c, g' its derivative; taps computed per
- *             block), 4 outputs a thread. The moment terms are the
+ *             block), one output a thread. The moment terms are the
  *             first-order Taylor correction for where inside its block
  *             each sample sits; without them, block averages lose the
  *             sub-block position of edges (errors up to 5 on stripes at
  *             the block period), with them below 0.6.
  *   cols      tiles of 32 x 16 coarse samples: their A and B rows (tile
  *             and 2 r halo rows) into shared memory in one go, D = g * A +
- *             g' * B along y, 4 outputs a thread; D is clamped to 0 ..
+ *             g' * B along y, 2 outputs a thread; D is clamped to 0 ..
  *             255 (the Gaussian never leaves it) and stored + 1024.
  *   upsample  cubic B-spline of D at every output pixel: vertically per
  *             tile row into shared memory, then along the row by forward
@@ -210,37 +210,42 @@ decimate_one (const CoarseSub & s, int mx, int my, float &S, float &MX,
   MY = (float) myn *(inv / (2.0f * fy));
 }
 
-/* acc[i] += sum over k < kp of w[k] * in[k + i], i < TASK: taps in blocks
- * of 8, a register window of TASK + 8 inputs (read at @stride) */
-#define TASK 4
+/* acc[i] += sum over k < kp of w[k] * in[k + i], i < N: taps in blocks
+ * of 8, a register window of N + 8 inputs (read at @stride) */
+template < int N >
 __device__ __forceinline__ void
-conv (float acc[TASK], const float *in, int stride, const float *w, int kp)
+conv (float acc[N], const float *in, int stride, const float *w, int kp)
 {
-  float win[TASK + 8];
+  float win[N + 8];
 #pragma unroll
-  for (int i = 0; i < TASK; i++)
+  for (int i = 0; i < N; i++)
     win[i] = in[i * stride];
   for (int kb = 0; kb < kp; kb += 8) {
 #pragma unroll
     for (int i = 0; i < 8; i++)
-      win[TASK + i] = in[(kb + TASK + i) * stride];
+      win[N + i] = in[(kb + N + i) * stride];
 #pragma unroll
     for (int k = 0; k < 8; k++) {
       const float wk = w[kb + k];
 #pragma unroll
-      for (int i = 0; i < TASK; i++)
+      for (int i = 0; i < N; i++)
         acc[i] += wk * win[k + i];
     }
 #pragma unroll
-    for (int i = 0; i < TASK; i++)
+    for (int i = 0; i < N; i++)
       win[i] = win[i + 8];
   }
 }
 
+/* outputs a thread: along the rows one, so that 128 threads share the
+ * convolutions after the decimation (with 4, one warp did them all while
+ * the block's other five waited: the kernel was latency-bound) */
+#define ROW_TASK 1
+
 /* One coarse row my, A and B columns rx + m0 .. rx + m0 + ROW_OUT - 1
  * (m0 = ROW_OUT bx): the coarse samples m0 .. m0 + ROW_OUT + 2 rx - 1 into
  * shared memory (one a thread, all their fine rows in flight), then the
- * two horizontal convolutions, TASK outputs a thread */
+ * two horizontal convolutions, ROW_TASK outputs a thread */
 __global__ void __launch_bounds__ (ROW_THREADS)
 coarse_rows (const CoarseParams p)
 {
@@ -273,21 +278,21 @@ coarse_rows (const CoarseParams p)
   }
   __syncthreads ();
 
-  /* outputs m0 + cc .. + TASK - 1 (A column rx + that) */
-  const int cc = TASK * tid;
+  /* outputs m0 + cc .. + ROW_TASK - 1 (A column rx + that) */
+  const int cc = ROW_TASK * tid;
   if (cc < ROW_OUT && rx + m0 + cc < s.ax.n - rx) {
-    float a[TASK], bb[TASK];
+    float a[ROW_TASK], bb[ROW_TASK];
 #pragma unroll
-    for (int i = 0; i < TASK; i++)
+    for (int i = 0; i < ROW_TASK; i++)
       a[i] = bb[i] = 0.0f;
-    conv (a, &win[0][cc], 1, taps[0], kpx);
+    conv < ROW_TASK > (a, &win[0][cc], 1, taps[0], kpx);
     if (s.ax.f > 1)
-      conv (a, &win[1][cc], 1, taps[1], kpx);
+      conv < ROW_TASK > (a, &win[1][cc], 1, taps[1], kpx);
     if (s.ay.f > 1)
-      conv (bb, &win[2][cc], 1, taps[0], kpx);
+      conv < ROW_TASK > (bb, &win[2][cc], 1, taps[0], kpx);
     const size_t at = (size_t) my * s.cp + rx + m0 + cc;
 #pragma unroll
-    for (int i = 0; i < TASK; i++)
+    for (int i = 0; i < ROW_TASK; i++)
       if (rx + m0 + cc + i < s.ax.n - rx) {
         s.A[at + i] = a[i];
         s.B[at + i] = bb[i];
@@ -299,11 +304,14 @@ coarse_rows (const CoarseParams p)
 
 #define COL_X 32
 #define COL_Y 16
-#define COL_THREADS (COL_X * COL_Y / TASK)
+/* outputs a thread down a column: 2, so that a tile has 256 threads (a
+ * 4K frame at sigma 50 has only ~300 tiles) */
+#define COL_TASK 2
+#define COL_THREADS (COL_X * COL_Y / COL_TASK)
 #define COL_ROWS (COL_Y + 2 * COARSE_MAX_R + 8)
 
 /* D of a tile of COL_X x COL_Y coarse samples: the rows of A and B it
- * needs into shared memory (all loads in flight together), then TASK
+ * needs into shared memory (all loads in flight together), then COL_TASK
  * outputs down a column a thread (a register window, as along the rows).
  * D is clamped to 0 .. 255 (the Gaussian never leaves it) and stored
  * + 1024. */
@@ -338,19 +346,19 @@ coarse_cols (const CoarseParams p)
   }
   __syncthreads ();
 
-  const int cc = tid % COL_X, r0 = (tid / COL_X) * TASK;
+  const int cc = tid % COL_X, r0 = (tid / COL_X) * COL_TASK;
   const int mx = mx0 + cc;
-  float d[TASK];
+  float d[COL_TASK];
 #pragma unroll
-  for (int i = 0; i < TASK; i++)
+  for (int i = 0; i < COL_TASK; i++)
     d[i] = 0.0f;
-  conv (d, &a_s[r0][cc], COL_X, taps[0], kpy);
+  conv < COL_TASK > (d, &a_s[r0][cc], COL_X, taps[0], kpy);
   if (do_b)
-    conv (d, &b_s[r0][cc], COL_X, taps[1], kpy);
+    conv < COL_TASK > (d, &b_s[r0][cc], COL_X, taps[1], kpy);
   if (mx >= s.ax.n - rx)
     return;
 #pragma unroll
-  for (int i = 0; i < TASK; i++) {
+  for (int i = 0; i < COL_TASK; i++) {
     const int my = my0 + r0 + i;
     if (my < s.ay.n - ry)
       s.D[(size_t) my * s.cp + mx] = fminf (fmaxf (d[i], 0.0f), 255.0f) +
