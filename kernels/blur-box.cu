@@ -74,20 +74,6 @@ struct BoxParams
   BoxSub s[CFX_BLUR_MAX_SUBS];
 };
 
-__device__ __forceinline__ int
-mirror (int i, int n)
-{
-  if ((unsigned) i < (unsigned) n)
-    return i;
-  if (n <= 1)
-    return 0;
-  int period = 2 * (n - 1);
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - i;
-}
-
 /* ---- box_v --------------------------------------------------------------- */
 
 /* The running sums of 4 columns, for the sum type T */

@@ -37,6 +37,7 @@
 #include "cudafx-kernels.h"
 
 #include <cuda_fp16.h>
+#include <limits.h>
 #include <string.h>
 
 #define COARSE_MAX_R 24
@@ -65,20 +66,6 @@ struct CoarseParams
   int n;
   CoarseSub s[CFX_BLUR_MAX_SUBS];
 };
-
-__device__ __forceinline__ int
-mirror (int i, int n)
-{
-  if ((unsigned) i < (unsigned) n)
-    return i;
-  if (n <= 1)
-    return 0;
-  int period = 2 * (n - 1);
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - i;
-}
 
 /* sum of the 4 bytes of w, and sum of byte b * (j0 + b) */
 __device__ __forceinline__ void
@@ -125,38 +112,161 @@ make_taps (float sc, int r, float *g, float *gd, int lane)
 /* threads: one a coarse sample of the outputs' window (ROW_OUT + 2 r) */
 #define ROW_THREADS (ROW_OUT + 2 * COARSE_MAX_R + 16)
 
-/* sums over one row of a block: samples, samples * column in block */
+/* W words (4 W bytes) of a row, one load */
+template < int W >
 __device__ __forceinline__ void
-row_sums (const CoarseSub & s, const uint8_t * row, int x0, bool fast,
-    unsigned &rs, unsigned &rj)
+chunk_load (const uint8_t * p, unsigned (&w)[W])
 {
-  const int fx = s.ax.f;
-
-  rs = rj = 0;
-  if (fast) {
-    const uint8_t *p = row + x0;
-    if (fx == 4) {
-      word_sums (__ldg ((const unsigned *) p), 0, rs, rj);
-    } else if (fx == 8) {
-      uint2 v = __ldg ((const uint2 *) p);
-      word_sums (v.x, 0, rs, rj);
-      word_sums (v.y, 4, rs, rj);
-    } else {
-#pragma unroll 1
-      for (int c = 0; c < fx; c += 16) {
-        uint4 v = __ldg ((const uint4 *) (p + c));
-        word_sums (v.x, c, rs, rj);
-        word_sums (v.y, c + 4, rs, rj);
-        word_sums (v.z, c + 8, rs, rj);
-        word_sums (v.w, c + 12, rs, rj);
-      }
-    }
+  if constexpr (W == 1) {
+    w[0] = __ldg ((const unsigned *) p);
+  } else if constexpr (W == 2) {
+    uint2 v = __ldg ((const uint2 *) p);
+    w[0] = v.x;
+    w[1] = v.y;
   } else {
-    for (int j = 0; j < fx; j++) {
-      unsigned v = __ldg (row + (size_t) mirror (x0 + j, s.width) *
-          s.src_step);
-      rs += v;
-      rj += v * j;
+    uint4 v = __ldg ((const uint4 *) p);
+    w[0] = v.x;
+    w[1] = v.y;
+    w[2] = v.z;
+    w[3] = v.w;
+  }
+}
+
+/* Sums of a block inside the row and aligned (x0 a multiple of fx >= 4;
+ * data and pitch 16-byte aligned): one load of min (fx, 16) bytes a row,
+ * the loads of eight rows issued before any is used, so that a thread
+ * waits for memory once per eight rows, not once a row */
+template < int W >
+__device__ __forceinline__ void
+block_sums_fast (const CoarseSub & s, int x0, int y0, unsigned &sum,
+    unsigned &sj, unsigned &si)
+{
+  const int fx = s.ax.f, fy = s.ay.f;
+
+#pragma unroll 1
+  for (int c = 0; c < fx; c += 4 * W) {
+#pragma unroll 1
+    for (int i = 0; i < fy; i += 8) {
+      unsigned w[8][W];
+#pragma unroll
+      for (int k = 0; k < 8; k++)
+        if (i + k < fy)
+          chunk_load < W > (s.src + (unsigned) (mirror (y0 + i + k,
+                      s.height) * s.src_pitch + x0 + c), w[k]);
+#pragma unroll
+      for (int k = 0; k < 8; k++)
+        if (i + k < fy) {
+          unsigned rs = 0, rj = 0;
+#pragma unroll
+          for (int q = 0; q < W; q++)
+            word_sums (w[k][q], c + 4 * q, rs, rj);
+          sum += rs;
+          sj += rj;
+          si += rs * (i + k);
+        }
+    }
+  }
+}
+
+/* Sums of a block that reaches past a side of the row (data and pitch
+ * 16-byte aligned, step 1, fx = FX, 4 or 8): its mirrored columns are one
+ * run of at most FX columns (the mirror is continuous and never
+ * stretches) starting at column lo, so FX / 4 + 1 aligned words of each
+ * row hold them. The loads of eight rows are issued together, as on the
+ * fast path; two funnel shifts line the run up in two words and each
+ * column's byte is picked with a byte permute (positions fixed per
+ * thread, no indexing into registers). Without this the blocks at the two
+ * ends of each row waited for memory once per row and held their thread
+ * blocks back. */
+template < int FX >
+__device__ __forceinline__ void
+block_sums_edge (const CoarseSub & s, int x0, int y0, unsigned &sum,
+    unsigned &sj, unsigned &si)
+{
+  constexpr int NW = FX / 4 + 1;
+  const int fy = s.ay.f, last_word = (s.width - 1) >> 2;
+  unsigned pos[FX];
+  int lo = INT_MAX;
+
+#pragma unroll
+  for (int j = 0; j < FX; j++) {
+    pos[j] = mirror (x0 + j, s.width);
+    lo = min (lo, (int) pos[j]);
+  }
+#pragma unroll
+  for (int j = 0; j < FX; j++)
+    pos[j] -= lo;               /* 0 .. FX - 1: the byte within the run */
+  const int first = lo >> 2, shift = 8 * (lo & 3);
+
+#pragma unroll 1
+  for (int i = 0; i < fy; i += 8) {
+    unsigned w[8][NW];
+#pragma unroll
+    for (int k = 0; k < 8; k++)
+      if (i + k < fy) {
+        const unsigned *row = (const unsigned *) (s.src + (unsigned)
+            (mirror (y0 + i + k, s.height) * s.src_pitch));
+#pragma unroll
+        for (int q = 0; q < NW; q++)
+          w[k][q] = __ldg (row + min (first + q, last_word));
+      }
+#pragma unroll
+    for (int k = 0; k < 8; k++)
+      if (i + k < fy) {
+        const unsigned r0 = __funnelshift_r (w[k][0], w[k][1], shift);
+        const unsigned r1 = FX > 4 ? __funnelshift_r (w[k][1],
+            w[k][NW - 1], shift) : r0;
+        unsigned rs = 0, rj = 0;
+#pragma unroll
+        for (int j = 0; j < FX; j++) {
+          const unsigned v = __byte_perm (r0, r1, pos[j]) & 0xffu;
+          rs += v;
+          rj += v * j;
+        }
+        sum += rs;
+        sj += rj;
+        si += rs * (i + k);
+      }
+  }
+}
+
+/* Sums of any block (mirrored columns, unaligned data, any step): byte
+ * loads, ANY_ROWS rows x 8 columns of them in flight together */
+#define ANY_ROWS 2
+__device__ __forceinline__ void
+block_sums_any (const CoarseSub & s, int x0, int y0, unsigned &sum,
+    unsigned &sj, unsigned &si)
+{
+  const int fx = s.ax.f, fy = s.ay.f;
+
+#pragma unroll 1
+  for (int i = 0; i < fy; i += ANY_ROWS) {
+#pragma unroll 1
+    for (int c = 0; c < fx; c += 8) {
+      /* offsets fit 32 bits: frames are far below 4 GB */
+      unsigned row[ANY_ROWS], col[8], v[ANY_ROWS][8];
+#pragma unroll
+      for (int r = 0; r < ANY_ROWS; r++)
+        row[r] = mirror (min (y0 + i + r, y0 + fy - 1), s.height) *
+            s.src_pitch;
+#pragma unroll
+      for (int q = 0; q < 8; q++)
+        col[q] = mirror (min (x0 + c + q, x0 + fx - 1), s.width) *
+            s.src_step;
+#pragma unroll
+      for (int r = 0; r < ANY_ROWS; r++)
+#pragma unroll
+        for (int q = 0; q < 8; q++)
+          v[r][q] = i + r < fy && c + q < fx ?
+              __ldg (s.src + (row[r] + col[q])) : 0u;
+#pragma unroll
+      for (int r = 0; r < ANY_ROWS; r++)
+#pragma unroll
+        for (int q = 0; q < 8; q++) {
+          sum += v[r][q];
+          sj += v[r][q] * (c + q);
+          si += v[r][q] * (i + r);
+        }
     }
   }
 }
@@ -170,34 +280,24 @@ decimate_one (const CoarseSub & s, int mx, int my, float &S, float &MX,
 {
   const int fx = s.ax.f, fy = s.ay.f;
   const int x0 = s.ax.o + mx * fx, y0 = s.ay.o + my * fy;
-  /* x0 is a multiple of fx: a block of fx >= 4 samples is aligned */
-  const bool fast = s.src_vec && fx >= 4 && x0 >= 0 && x0 + fx <= s.width;
   /* sums of samples, of sample * j, of sample * i: below 2^30 for blocks
    * up to 128 x 128 */
   unsigned sum = 0, sj = 0, si = 0;
 
-  /* eight rows at a time, their loads in flight together */
-  int i = 0;
-  for (; i + 8 <= fy; i += 8) {
-    unsigned rs[8], rj[8];
-#pragma unroll
-    for (int k = 0; k < 8; k++)
-      row_sums (s, s.src + (size_t) mirror (y0 + i + k, s.height) *
-          s.src_pitch, x0, fast, rs[k], rj[k]);
-#pragma unroll
-    for (int k = 0; k < 8; k++) {
-      sum += rs[k];
-      sj += rj[k];
-      si += rs[k] * (i + k);
-    }
-  }
-  for (; i < fy; i++) {
-    unsigned rs, rj;
-    row_sums (s, s.src + (size_t) mirror (y0 + i, s.height) * s.src_pitch,
-        x0, fast, rs, rj);
-    sum += rs;
-    sj += rj;
-    si += rs * i;
+  /* x0 is a multiple of fx: a block of fx >= 4 samples is aligned */
+  if (s.src_vec && fx >= 4 && x0 >= 0 && x0 + fx <= s.width) {
+    if (fx == 4)
+      block_sums_fast < 1 > (s, x0, y0, sum, sj, si);
+    else if (fx == 8)
+      block_sums_fast < 2 > (s, x0, y0, sum, sj, si);
+    else
+      block_sums_fast < 4 > (s, x0, y0, sum, sj, si);
+  } else if (s.src_vec && fx == 4) {
+    block_sums_edge < 4 > (s, x0, y0, sum, sj, si);
+  } else if (s.src_vec && fx == 8) {
+    block_sums_edge < 8 > (s, x0, y0, sum, sj, si);
+  } else {
+    block_sums_any (s, x0, y0, sum, sj, si);
   }
 
   /* moment in coarse units: sum v (j - (f - 1) / 2) / f, over f_x f_y */

@@ -127,21 +127,6 @@ struct DirectParams
   DirectSub s[CFX_BLUR_MAX_SUBS];
 };
 
-/* cfx_ref_mirror: reflect without repeating the edge, any distance */
-__device__ __forceinline__ int
-mirror (int i, int n)
-{
-  if ((unsigned) i < (unsigned) n)
-    return i;
-  if (n <= 1)
-    return 0;
-  int period = 2 * (n - 1);
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - i;
-}
-
 /* D = A B + C, m16n8k16, fp16 operands, fp32 accumulators */
 __device__ __forceinline__ void
 mma16816 (float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1,

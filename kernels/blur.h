@@ -102,6 +102,24 @@ cudaError_t cfx_blur_box_multi (const CfxBlurChannel * channels, int n,
     int field_step, void *scratch, size_t scratch_size, cudaStream_t stream);
 
 #ifdef CFX_BLUR_INTERNAL
+
+#ifdef __CUDACC__
+/* Index i of a mirrored axis of n samples (reflect without repeating the
+ * edge, any distance; tests/reference's cfx_ref_mirror), for the kernels */
+__device__ __forceinline__ int
+mirror (int i, int n)
+{
+  if ((unsigned) i < (unsigned) n)
+    return i;
+  if (n <= 1)
+    return 0;
+  int period = 2 * (n - 1);
+  i %= period;
+  if (i < 0)
+    i += period;
+  return i < n ? i : period - i;
+}
+#endif
 /* ---- between blur.cu (planning) and the blur-*.cu kernels ------------- */
 
 #define CFX_BLUR_MAX_TAPS (2 * CFX_BLUR_DIRECT_MAX_RADIUS + 1)
