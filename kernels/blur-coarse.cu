@@ -46,6 +46,7 @@ struct AxisLite
 {
   int f, log2f, r, o, n;
   float sc;
+  float inv2f;                  /* 1 / (2 f) */
 };
 
 struct CoarseSub
@@ -346,7 +347,7 @@ conv (float acc[N], const float *in, int stride, const float *w, int kp)
  * (m0 = ROW_OUT bx): the coarse samples m0 .. m0 + ROW_OUT + 2 rx - 1 into
  * shared memory (one a thread, all their fine rows in flight), then the
  * two horizontal convolutions, ROW_TASK outputs a thread */
-__global__ void __launch_bounds__ (ROW_THREADS)
+__global__ void __launch_bounds__ (ROW_THREADS, 5)
 coarse_rows (const CoarseParams p)
 {
   __shared__ float taps[2][COARSE_TAPS];        /* gx, gdx */
@@ -480,7 +481,8 @@ coarse_pos (const AxisLite & a, int x, int &m0, float &t)
 {
   const int num = 2 * (x - a.o) - (a.f - 1);    /* > 0 */
   m0 = num >> (a.log2f + 1);
-  t = (float) (num - (m0 << (a.log2f + 1))) / (float) (2 * a.f);
+  /* times 1 / 2f, a power of two: exact, as the division was */
+  t = (float) (num - (m0 << (a.log2f + 1))) * a.inv2f;
 }
 
 /* cubic B-spline weights of the samples at m0 - 1 .. m0 + 2 */
@@ -533,28 +535,37 @@ coarse_upsample (const CoarseParams p)
   }
   const int ncols = hi - lo + 1;
 
-  /* (read-only loads: the iterations' loads may go out together) */
-#pragma unroll 3
-  for (int i = threadIdx.x; i < U_ROWS * ncols; i += U_ROWS * U_LANES) {
-    const int rr = i / ncols, cc = i - rr * ncols;
-    const int y = by * U_ROWS + rr;
-    const float *col = s.D + lo + cc;
-    float v = 1024.0f;
+  /* a warp a row: its vertical position and weights once, then the
+   * row's coarse columns a lane at a time (read-only loads: the
+   * iterations' loads may go out together) */
+  {
+    const int rr = threadIdx.x / U_LANES, y = by * U_ROWS + rr;
+    const bool in = y < height;
+    float w[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+    int top = 0;                /* first coarse row read */
 
-    if (y < height) {
-      if (ay.f == 1) {
-        v = __ldg (col + (size_t) (y - ay.o) * s.cp);
-      } else {
-        float w[4];
-        coarse_pos (ay, y, m0, t);
-        bspline (t, w);
+    if (in && ay.f == 1) {
+      top = y - ay.o;
+    } else if (in) {
+      coarse_pos (ay, y, m0, t);
+      bspline (t, w);
+      top = m0 - 1;
+    }
+    const float *base = s.D + (size_t) top * s.cp + lo;
+#pragma unroll 4
+    for (int cc = threadIdx.x & (U_LANES - 1); cc < ncols; cc += U_LANES) {
+      float v = 1024.0f;
+
+      if (in && ay.f == 1) {
+        v = __ldg (base + cc);
+      } else if (in) {
         v = 0.0f;
 #pragma unroll
         for (int k = 0; k < 4; k++)
-          v += w[k] * __ldg (col + (size_t) (m0 - 1 + k) * s.cp);
+          v += w[k] * __ldg (base + (size_t) k * s.cp + cc);
       }
+      rows_s[rr][cc] = v;
     }
-    rows_s[rr][cc] = v;
   }
   __syncthreads ();
 
@@ -644,7 +655,9 @@ cfx_blur_coarse_bytes (const CfxBlurAxis * ax, const CfxBlurAxis * ay)
 static AxisLite
 lite (const CfxBlurAxis * a)
 {
-  AxisLite l = { a->f, a->log2f, a->r, a->o, a->n, (float) a->sc };
+  AxisLite l = { a->f, a->log2f, a->r, a->o, a->n, (float) a->sc,
+    0.5f / (float) a->f
+  };
   return l;
 }
 
