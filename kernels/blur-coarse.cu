@@ -7,8 +7,10 @@
  *             decimates one coarse sample of the window (128 + 2 r):
  *             S = the mean of its f_x x f_y block of the mirrored channel,
  *             Mx, My = the block's first moments along x and y (offsets
- *             from the block centre in coarse units), all the block's
- *             fine rows in flight together, into shared memory; then
+ *             from the block centre in coarse units), eight fine rows'
+ *             loads in flight at once (blocks that reach past the row's
+ *             ends too: aligned words, bytes picked by permutes), into
+ *             shared memory; then
  *             A = g * S + g' * Mx and B = g * My along x (g: sampled
  *             Gaussian of sigma_c, g' its derivative; taps computed per
  *             block), one output a thread. The moment terms are the
@@ -21,14 +23,17 @@
  *             g' * B along y, 2 outputs a thread; D is clamped to 0 ..
  *             255 (the Gaussian never leaves it) and stored + 1024.
  *   upsample  cubic B-spline of D at every output pixel: vertically per
- *             tile row into shared memory, then along the row by forward
+ *             tile row (a warp a row) into shared memory, then along the
+ *             row by forward
  *             differences (3 adds a pixel), fp16 rounding of 1024 + v
  *             (its low byte is the result), 16-byte stores.
  * sigma_c^2 = (sigma^2 - (f^2 - 1) / 12) / f^2 - 1 / 3: the block mean,
  * the coarse Gaussian and the B-spline add up to the wanted variance.
  * Every kernel has ~1 round trip to memory on its critical path (no
  * dependent load chains) and hundreds to thousands of blocks at 4K
- * (sigma 50: rows 313 x 4, cols 16 x 18, upsample 8 x 270).
+ * (sigma 50: rows 313 x 4, cols 16 x 18, upsample 8 x 270). Measured on
+ * an H100 (4K GRAY8, sigma 50): 40 us in all, about 7x the floor; the
+ * kernels are latency-bound (DRAM under 10% busy).
  *
  * Floor: the channel is read once (rows) and written once (upsample):
  * 2 * w * h bytes, as for a copy; the coarse images are 1 / (f_x f_y) of
