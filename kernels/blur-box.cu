@@ -444,12 +444,6 @@ div_magic (unsigned n, unsigned *half, unsigned *mul, unsigned *shift)
   *shift = s - 2;
 }
 
-static int
-aligned (const void *data, int pitch, int step, int bytes)
-{
-  return step == 1 && (uintptr_t) data % bytes == 0 && pitch % bytes == 0;
-}
-
 template < typename T >
 static cudaError_t
 launch (const BoxParams & p, int v_blocks, int h_blocks, int max_width,
@@ -506,8 +500,8 @@ cfx_blur_box_launch (const CfxBlurBox * subs, int n, cudaStream_t stream)
     s->dst_step = x->dst.step;
     s->width = x->src.width;
     s->height = x->src.height;
-    s->src_vec = aligned (x->src.data, x->src.pitch, x->src.step, 4);
-    s->dst_vec = aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
+    s->src_vec = cfx_blur_aligned (x->src.data, x->src.pitch, x->src.step, 4);
+    s->dst_vec = cfx_blur_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
     s->rx = x->rx;
     s->ry = x->ry;
     /* segments of at least 32 rows and ry / 2 */

@@ -501,16 +501,6 @@ bspline (float t, float w[4])
   w[3] = t3 * (1.0f / 6.0f);
 }
 
-/* two values 1024 + v (v in 0 .. 255) as fp16 bits, v in the low bytes */
-__device__ __forceinline__ uint32_t
-pack_half2 (float lo, float hi)
-{
-  __half2 h = __floats2half2_rn (lo, hi);
-  uint32_t u;
-  memcpy (&u, &h, 4);
-  return u;
-}
-
 __global__ void __launch_bounds__ (U_ROWS * U_LANES)
 coarse_upsample (const CoarseParams p)
 {
@@ -666,12 +656,6 @@ lite (const CfxBlurAxis * a)
   return l;
 }
 
-static int
-aligned16 (const void *data, int pitch, int step)
-{
-  return step == 1 && (uintptr_t) data % 16 == 0 && pitch % 16 == 0;
-}
-
 extern "C" cudaError_t
 cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
     cudaStream_t stream)
@@ -700,8 +684,8 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
     s->dst_step = x->dst.step;
     s->width = x->src.width;
     s->height = x->src.height;
-    s->src_vec = aligned16 (x->src.data, x->src.pitch, x->src.step);
-    s->dst_vec = aligned16 (x->dst.data, x->dst.pitch, x->dst.step);
+    s->src_vec = cfx_blur_aligned (x->src.data, x->src.pitch, x->src.step, 16);
+    s->dst_vec = cfx_blur_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
     s->ax = lite (&x->ax);
     s->ay = lite (&x->ay);
     s->cp = cp;

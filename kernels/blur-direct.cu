@@ -188,16 +188,6 @@ cp_async_wait (void)
 #endif
 }
 
-/* two floats as fp16 (round to nearest), lo in the low half */
-__device__ __forceinline__ uint32_t
-pack_half2 (float lo, float hi)
-{
-  __half2 h = __floats2half2_rn (lo, hi);
-  uint32_t u;
-  memcpy (&u, &h, 4);
-  return u;
-}
-
 /* fp16 bits of tap offset k (zero outside -r .. r) */
 __device__ __forceinline__ uint32_t
 tap (const uint16_t * w, int r, int k)
@@ -584,12 +574,6 @@ dispatch (int kb, const DirectParams * p, int blocks, bool bytes,
   }
 }
 
-static int
-aligned16 (const void *data, int pitch, int step)
-{
-  return step == 1 && ((uintptr_t) data % 16) == 0 && pitch % 16 == 0;
-}
-
 static uint16_t
 half_bits (float f)
 {
@@ -618,7 +602,7 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
     r = d->rx > r ? d->rx : r;
     r = d->ry > r ? d->ry : r;
     if (d->src.width > 0 && d->src.height > 0)
-      bytes |= !aligned16 (d->src.data, d->src.pitch, d->src.step);
+      bytes |= !cfx_blur_aligned (d->src.data, d->src.pitch, d->src.step, 16);
   }
   kb = 1 + (r + 7) / 8;
   if (kb < 2)
@@ -658,8 +642,8 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
     s->strips = (s->width + TILE_W - 1) / TILE_W;
     s->block0 = blocks;
     blocks += s->strips * ((s->height + run - 1) / run);
-    s->src_vec = aligned16 (d->src.data, d->src.pitch, d->src.step);
-    s->dst_vec = aligned16 (d->dst.data, d->dst.pitch, d->dst.step);
+    s->src_vec = cfx_blur_aligned (d->src.data, d->src.pitch, d->src.step, 16);
+    s->dst_vec = cfx_blur_aligned (d->dst.data, d->dst.pitch, d->dst.step, 16);
     s->rx = d->rx;
     s->ry = d->ry;
     s->ch = (float) (-1152.0 * d->sum_x);

@@ -103,23 +103,6 @@ cudaError_t cfx_blur_box_multi (const CfxBlurChannel * channels, int n,
 
 #ifdef CFX_BLUR_INTERNAL
 
-#ifdef __CUDACC__
-/* Index i of a mirrored axis of n samples (reflect without repeating the
- * edge, any distance; tests/reference's cfx_ref_mirror), for the kernels */
-__device__ __forceinline__ int
-mirror (int i, int n)
-{
-  if ((unsigned) i < (unsigned) n)
-    return i;
-  if (n <= 1)
-    return 0;
-  int period = 2 * (n - 1);
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - i;
-}
-#endif
 /* ---- between blur.cu (planning) and the blur-*.cu kernels ------------- */
 
 #define CFX_BLUR_MAX_TAPS (2 * CFX_BLUR_DIRECT_MAX_RADIUS + 1)
@@ -182,6 +165,47 @@ cudaError_t cfx_blur_box_launch (const CfxBlurBox * subs, int n,
 #endif
 
 #ifdef __cplusplus
+}
+#endif
+
+#if defined (CFX_BLUR_INTERNAL) && defined (__CUDACC__)
+/* ---- helpers shared by the blur-*.cu kernels --------------------------- */
+#include <cuda_fp16.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Whether a channel is bytes (step 1) at @bytes-aligned data and pitch,
+ * so that its rows can be read or written @bytes at a time */
+static inline int
+cfx_blur_aligned (const void *data, int pitch, int step, int bytes)
+{
+  return step == 1 && (uintptr_t) data % bytes == 0 && pitch % bytes == 0;
+}
+
+/* Index i of a mirrored axis of n samples (reflect without repeating the
+ * edge, any distance; tests/reference's cfx_ref_mirror) */
+__device__ __forceinline__ int
+mirror (int i, int n)
+{
+  if ((unsigned) i < (unsigned) n)
+    return i;
+  if (n <= 1)
+    return 0;
+  int period = 2 * (n - 1);
+  i %= period;
+  if (i < 0)
+    i += period;
+  return i < n ? i : period - i;
+}
+
+/* Two floats as fp16 bits (round to nearest), lo in the low half */
+__device__ __forceinline__ uint32_t
+pack_half2 (float lo, float hi)
+{
+  __half2 h = __floats2half2_rn (lo, hi);
+  uint32_t u;
+  memcpy (&u, &h, 4);
+  return u;
 }
 #endif
 #endif
