@@ -194,24 +194,10 @@ static double
 ffmpeg_fps (const char *vf, int w, int h, int frames)
 {
   gchar *src = g_strdup_printf ("testsrc2=size=%dx%d", w, h);
-  gchar *nframes = g_strdup_printf ("%d", frames);
-  gchar *argv[] = { (gchar *) "ffmpeg", (gchar *) "-nostdin",
-    (gchar *) "-hide_banner", (gchar *) "-loglevel", (gchar *) "error",
-    (gchar *) "-f", (gchar *) "lavfi", (gchar *) "-i", src,
-    (gchar *) "-frames:v", nframes, (gchar *) "-vf", (gchar *) vf,
-    (gchar *) "-f", (gchar *) "null", (gchar *) "-", NULL
-  };
-  gint status = -1;
-  gint64 t0 = g_get_monotonic_time ();
-  double fps = 0;
+  double secs = bench_ffmpeg_seconds (src, vf, frames);
 
-  if (g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-          NULL, NULL, &status, NULL) && status == 0)
-    fps = frames / ((g_get_monotonic_time () - t0) * 1e-6);
   g_free (src);
-  g_free (nframes);
-  return fps;
+  return secs > 0 ? frames / secs : 0;
 }
 
 static void

@@ -180,42 +180,18 @@ time_degrain (const DegrainKind * k, CfxDegrainShrink shrink, int levels,
 
 /* ---- FFmpeg on the CPU ------------------------------------------------- */
 
-/* Wall seconds of one ffmpeg run over @frames frames of testsrc2 in
- * yuv420p through @filter; < 0 if it failed */
+/* CPU milliseconds per frame of @filter on testsrc2 in yuv420p: the run
+ * minus the same run through "null", so the source and start-up are left
+ * out; < 0 if ffmpeg failed */
 static double
-ffmpeg_seconds (const char *ffmpeg, int w, int h, int frames,
-    const char *filter)
+ffmpeg_ms_per_frame (int w, int h, int frames, const char *filter)
 {
   gchar *src = g_strdup_printf ("testsrc2=size=%dx%d:rate=25,format=yuv420p",
       w, h);
-  gchar *nframes = g_strdup_printf ("%d", frames);
-  gchar *argv[] = { (gchar *) ffmpeg, (gchar *) "-hide_banner",
-    (gchar *) "-nostdin", (gchar *) "-loglevel", (gchar *) "error",
-    (gchar *) "-f", (gchar *) "lavfi", (gchar *) "-i", src,
-    (gchar *) "-frames:v", nframes, (gchar *) "-vf", (gchar *) filter,
-    (gchar *) "-f", (gchar *) "null", (gchar *) "-", NULL
-  };
-  gint status = -1;
-  gint64 t0 = g_get_monotonic_time ();
-  gboolean ran = g_spawn_sync (NULL, argv, NULL,
-      G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-      NULL, NULL, &status, NULL);
-  double secs = (g_get_monotonic_time () - t0) * 1e-6;
+  double with = bench_ffmpeg_seconds (src, filter, frames);
+  double without = bench_ffmpeg_seconds (src, "null", frames);
 
   g_free (src);
-  g_free (nframes);
-  return ran && status == 0 ? secs : -1.0;
-}
-
-/* CPU milliseconds per frame of @filter: the run minus the same run
- * through "null", so the source and start-up are left out */
-static double
-ffmpeg_ms_per_frame (const char *ffmpeg, int w, int h, int frames,
-    const char *filter)
-{
-  double with = ffmpeg_seconds (ffmpeg, w, h, frames, filter);
-  double without = ffmpeg_seconds (ffmpeg, w, h, frames, "null");
-
   if (with < 0 || without < 0)
     return -1.0;
   return MAX (with - without, 1e-6) / frames * 1e3;
@@ -283,7 +259,7 @@ bench_section_degrain (void)
     };
 
     for (m = 0; m < G_N_ELEMENTS (peers); m++) {
-      double ms = ffmpeg_ms_per_frame (ffmpeg, w, h, peers[m].frames,
+      double ms = ffmpeg_ms_per_frame (w, h, peers[m].frames,
           peers[m].filter);
 
       if (ms < 0)

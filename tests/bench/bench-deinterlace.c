@@ -169,28 +169,12 @@ ffmpeg_fps (const char *filter, int w, int h, int frames)
   gchar *size = g_strdup_printf ("color=c=black:size=%dx%d:rate=25", w, h);
   gchar *vf = g_strdup_printf ("format=yuv420p,setfield=tff,%s=mode="
       "send_field:parity=tff:deint=all", filter);
-  gchar *nframes = g_strdup_printf ("%d", frames);
-  gchar *argv[] = { (gchar *) "ffmpeg", (gchar *) "-nostdin",
-    (gchar *) "-hide_banner", (gchar *) "-loglevel", (gchar *) "error",
-    (gchar *) "-f", (gchar *) "lavfi", (gchar *) "-i", size,
-    (gchar *) "-frames:v", nframes, (gchar *) "-vf", vf,
-    (gchar *) "-f", (gchar *) "null", (gchar *) "-", NULL
-  };
-  gint status = -1;
-  gint64 t0 = g_get_monotonic_time (), t1;
-  double fps = 0;
+  double secs = bench_ffmpeg_seconds (size, vf, frames);
 
-  if (g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
-          G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-          NULL, NULL, &status, NULL) && status == 0) {
-    t1 = g_get_monotonic_time ();
-    /* field rate: two output frames per input frame */
-    fps = 2.0 * frames / ((t1 - t0) * 1e-6);
-  }
   g_free (size);
   g_free (vf);
-  g_free (nframes);
-  return fps;
+  /* field rate: two output frames per input frame */
+  return secs > 0 ? 2.0 * frames / secs : 0;
 }
 
 static void

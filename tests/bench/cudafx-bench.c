@@ -525,6 +525,30 @@ bench_peer_pipeline_fps (const char *launch)
   return fps;
 }
 
+/* Wall seconds of one FFmpeg run (ffmpeg from PATH, start-up included)
+ * over @frames frames of the lavfi @source through @vf into the null
+ * muxer; < 0 if ffmpeg is missing or fails */
+double
+bench_ffmpeg_seconds (const char *source, const char *vf, int frames)
+{
+  gchar *nframes = g_strdup_printf ("%d", frames);
+  gchar *argv[] = { (gchar *) "ffmpeg", (gchar *) "-nostdin",
+    (gchar *) "-hide_banner", (gchar *) "-loglevel", (gchar *) "error",
+    (gchar *) "-f", (gchar *) "lavfi", (gchar *) "-i", (gchar *) source,
+    (gchar *) "-frames:v", nframes, (gchar *) "-vf", (gchar *) vf,
+    (gchar *) "-f", (gchar *) "null", (gchar *) "-", NULL
+  };
+  gint status = -1;
+  gint64 t0 = g_get_monotonic_time ();
+  gboolean ran = g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
+      G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+      NULL, NULL, &status, NULL);
+  double secs = (g_get_monotonic_time () - t0) * 1e-6;
+
+  g_free (nframes);
+  return ran && status == 0 ? secs : -1.0;
+}
+
 static gboolean
 have_peer_element (const char *factory, const char *plugin)
 {

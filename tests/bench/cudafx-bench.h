@@ -18,6 +18,7 @@ void bench_print_kernel_row (const char *name, double seconds, double bytes);
 void bench_copy_row (const char *name, double bytes_moved);
 double bench_pipeline_fps (const char *launch);
 double bench_peer_pipeline_fps (const char *launch);
+double bench_ffmpeg_seconds (const char *source, const char *vf, int frames);
 
 /* sections in their own files */
 void bench_section_blur (void);
