@@ -379,17 +379,6 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstVideoFrame * in,
   return GST_FLOW_OK;
 }
 
-/* Controlled properties take their value for this buffer's stream time */
-static void
-gst_cuda_fx_blur_before_transform (GstBaseTransform * trans, GstBuffer * buf)
-{
-  GstClockTime ts = gst_segment_to_stream_time (&trans->segment,
-      GST_FORMAT_TIME, GST_BUFFER_PTS (buf));
-
-  if (GST_CLOCK_TIME_IS_VALID (ts))
-    gst_object_sync_values (GST_OBJECT (trans), ts);
-}
-
 static gboolean
 gst_cuda_fx_blur_stop (GstBaseTransform * trans)
 {
@@ -504,7 +493,6 @@ gst_cuda_fx_blur_class_init (GstCudaFxBlurClass * klass)
       "gst-cudafx developers");
 
   trans_class->stop = gst_cuda_fx_blur_stop;
-  trans_class->before_transform = gst_cuda_fx_blur_before_transform;
   filter_class->set_info = gst_cuda_fx_blur_set_info;
   filter_class->process = gst_cuda_fx_blur_process;
 

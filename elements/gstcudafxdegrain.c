@@ -368,19 +368,18 @@ estimate_now (GstCudaFxDegrain * self, const CfxChannel * src,
 
 /* ---- messages -------------------------------------------------------- */
 
-/* Stream time of a buffer, NONE without a timestamp or a time segment */
+/* Stream time of a buffer and its running time in @rt, NONE without a
+ * timestamp or a time segment */
 static GstClockTime
 stream_time_of (GstBaseTransform * trans, GstBuffer * buf, GstClockTime * rt)
 {
   GstClockTime pts = GST_BUFFER_PTS (buf);
 
-  if (rt)
-    *rt = GST_CLOCK_TIME_NONE;
+  *rt = GST_CLOCK_TIME_NONE;
   if (trans->segment.format != GST_FORMAT_TIME
       || !GST_CLOCK_TIME_IS_VALID (pts))
     return GST_CLOCK_TIME_NONE;
-  if (rt)
-    *rt = gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, pts);
+  *rt = gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, pts);
   return gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, pts);
 }
 
@@ -432,17 +431,6 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
 }
 
 /* ---- processing ------------------------------------------------------ */
-
-static void
-gst_cuda_fx_degrain_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer)
-{
-  GstClockTime ts = stream_time_of (trans, buffer, NULL);
-
-  /* controlled properties take their value for this frame */
-  if (GST_CLOCK_TIME_IS_VALID (ts))
-    gst_object_sync_values (GST_OBJECT (trans), ts);
-}
 
 static CfxChannel
 channel_of (GstVideoFrame * frame, gint comp)
@@ -689,7 +677,6 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
       "estimate, on the GPU", "gst-cudafx developers");
 
   trans_class->stop = gst_cuda_fx_degrain_stop;
-  trans_class->before_transform = gst_cuda_fx_degrain_before_transform;
   filter_class->set_info = gst_cuda_fx_degrain_set_info;
   filter_class->process = gst_cuda_fx_degrain_process;
 

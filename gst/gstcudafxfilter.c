@@ -455,6 +455,28 @@ out:
   return ret;
 }
 
+void
+gst_cuda_fx_filter_sync_values (GstCudaFxFilter * filter, GstBuffer * buf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
+  GstClockTime ts;
+
+  if (trans->segment.format != GST_FORMAT_TIME
+      || !GST_BUFFER_PTS_IS_VALID (buf))
+    return;
+  ts = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buf));
+  if (GST_CLOCK_TIME_IS_VALID (ts))
+    gst_object_sync_values (GST_OBJECT (filter), ts);
+}
+
+static void
+gst_cuda_fx_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buf)
+{
+  gst_cuda_fx_filter_sync_values (GST_CUDA_FX_FILTER (trans), buf);
+}
+
 static void
 gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
 {
@@ -485,6 +507,7 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
   trans_class->set_caps = gst_cuda_fx_filter_set_caps;
   trans_class->propose_allocation = gst_cuda_fx_filter_propose_allocation;
   trans_class->decide_allocation = gst_cuda_fx_filter_decide_allocation;
+  trans_class->before_transform = gst_cuda_fx_filter_before_transform;
   trans_class->transform = gst_cuda_fx_filter_transform;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FX_FILTER, 0);

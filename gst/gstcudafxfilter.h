@@ -48,6 +48,13 @@ const GstVideoInfo *gst_cuda_fx_filter_get_in_info (GstCudaFxFilter * filter);
 const GstVideoInfo *gst_cuda_fx_filter_get_out_info (GstCudaFxFilter *
     filter);
 
+/* Controlled properties take their value for @buf's stream time; nothing
+ * changes without a time segment or a timestamp. The default
+ * before_transform calls it; a subclass that makes its outputs elsewhere
+ * calls it before reading its properties for a frame. */
+void gst_cuda_fx_filter_sync_values (GstCudaFxFilter * filter,
+    GstBuffer * buf);
+
 /* Maps a device buffer's frame (device addresses) after checking that it is
  * device memory of this element's device; posts an error otherwise. */
 gboolean gst_cuda_fx_filter_map_device_frame (GstCudaFxFilter * filter,

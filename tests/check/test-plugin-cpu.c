@@ -9,6 +9,9 @@
 #include "cfx-test.h"
 
 #include <gst/cudafx.h>
+#include <gst/controller/gstinterpolationcontrolsource.h>
+#include <gst/controller/gstdirectcontrolbinding.h>
+#include <math.h>
 #include <string.h>
 
 static gboolean have_gpu;
@@ -1365,6 +1368,121 @@ GST_START_TEST (test_element_context)
 
 GST_END_TEST;
 
+/* A controlled property takes, before each frame, its value for the
+ * frame's stream time (the direct binding maps 0..1 onto the property's
+ * range), and keeps its value when the frame has no stream time. No
+ * frame is processed: this calls the element's before_transform, which
+ * needs no GPU. */
+static void
+check_controlled (GstElement * e, GParamSpec * ps, gdouble lo, gdouble hi)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (e);
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (e);
+  GstControlSource *cs = gst_interpolation_control_source_new ();
+  GstTimedValueControlSource *tvcs = (GstTimedValueControlSource *) cs;
+  GstBuffer *buf = gst_buffer_new ();
+  GValue v = G_VALUE_INIT, start = G_VALUE_INIT;
+  const gchar *name = GST_OBJECT_NAME (gst_element_get_factory (e));
+  gdouble tol = (hi - lo) * 1e-9;
+
+  g_object_set (cs, "mode", GST_INTERPOLATION_MODE_NONE, NULL);
+  gst_timed_value_control_source_set (tvcs, 0, 0.0);
+  gst_timed_value_control_source_set (tvcs, 2 * GST_SECOND, 1.0);
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (e),
+          gst_direct_control_binding_new (GST_OBJECT (e), ps->name, cs)));
+  fail_unless (klass->before_transform != NULL, "%s::%s is controllable "
+      "but the element never syncs it", name, ps->name);
+
+  g_value_init (&v, G_TYPE_DOUBLE);
+  g_value_init (&start, ps->value_type);
+  g_object_get_property (G_OBJECT (e), ps->name, &start);
+
+  /* no time segment yet: nothing to sync to */
+  GST_BUFFER_PTS (buf) = 3 * GST_SECOND;
+  klass->before_transform (trans, buf);
+  {
+    GValue now = G_VALUE_INIT;
+
+    g_value_init (&now, ps->value_type);
+    g_object_get_property (G_OBJECT (e), ps->name, &now);
+    fail_unless (g_param_values_cmp (ps, &now, &start) == 0,
+        "%s::%s changed without a time segment", name, ps->name);
+    g_value_unset (&now);
+  }
+
+  /* a segment starting at 10 s of running time, stream time 1 s at its
+   * start: the frame at PTS 11 s is at stream time 2 s */
+  gst_segment_init (&trans->segment, GST_FORMAT_TIME);
+  trans->segment.start = 10 * GST_SECOND;
+  trans->segment.time = GST_SECOND;
+  GST_BUFFER_PTS (buf) = 11 * GST_SECOND;
+  klass->before_transform (trans, buf);
+  g_object_get_property (G_OBJECT (e), ps->name, &v);
+  fail_unless (fabs (g_value_get_double (&v) - hi) <= tol,
+      "%s::%s is %g at stream time 2 s, not %g", name, ps->name,
+      g_value_get_double (&v), hi);
+
+  GST_BUFFER_PTS (buf) = 10 * GST_SECOND + GST_SECOND / 2;
+  klass->before_transform (trans, buf);
+  g_object_get_property (G_OBJECT (e), ps->name, &v);
+  fail_unless (fabs (g_value_get_double (&v) - lo) <= tol,
+      "%s::%s is %g at stream time 1.5 s, not %g", name, ps->name,
+      g_value_get_double (&v), lo);
+
+  /* a frame without a timestamp leaves the value as it is */
+  GST_BUFFER_PTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  klass->before_transform (trans, buf);
+  g_object_get_property (G_OBJECT (e), ps->name, &v);
+  fail_unless (fabs (g_value_get_double (&v) - lo) <= tol,
+      "%s::%s changed on a frame without a timestamp", name, ps->name);
+
+  g_value_unset (&v);
+  gst_buffer_unref (buf);
+  gst_object_unref (cs);
+  g_value_unset (&start);
+}
+
+GST_START_TEST (test_controlled_properties)
+{
+  gchar **names = plugin_element_names ();
+  guint i, p, checked = 0;
+
+  for (i = 0; names[i]; i++) {
+    GstElement *e = make (names[i]);
+    GParamSpec **props;
+    guint n_props;
+
+    props = g_object_class_list_properties (G_OBJECT_GET_CLASS (e), &n_props);
+    for (p = 0; p < n_props; p++) {
+      GParamSpec *ps = props[p];
+
+      if (!(ps->flags & GST_PARAM_CONTROLLABLE))
+        continue;
+      /* numeric properties: their range gives the expected values */
+      if (G_IS_PARAM_SPEC_DOUBLE (ps)) {
+        GParamSpecDouble *d = G_PARAM_SPEC_DOUBLE (ps);
+
+        check_controlled (e, ps, d->minimum, d->maximum);
+        checked++;
+      } else if (G_IS_PARAM_SPEC_INT (ps)) {
+        GParamSpecInt *n = G_PARAM_SPEC_INT (ps);
+
+        check_controlled (e, ps, n->minimum, n->maximum);
+        checked++;
+      }
+    }
+    g_free (props);
+    gst_object_unref (e);
+  }
+  g_strfreev (names);
+  /* cudablur's sigma and radius, cudadegrain's strengths and more */
+  fail_unless (checked >= 4, "only %u controllable numeric properties",
+      checked);
+}
+
+GST_END_TEST;
+
 static Suite *
 plugin_cpu_suite (void)
 {
@@ -1376,6 +1494,7 @@ plugin_cpu_suite (void)
   tcase_add_test (tc, test_registration);
   tcase_add_test (tc, test_names_differ_from_nvcodec);
   tcase_add_test (tc, test_metadata_and_properties);
+  tcase_add_test (tc, test_controlled_properties);
   tcase_add_test (tc, test_pad_templates);
   tcase_add_test (tc, test_upload_caps);
   tcase_add_test (tc, test_download_caps);
