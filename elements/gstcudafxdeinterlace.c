@@ -774,6 +774,9 @@ render_pending (GstCudaFxDeinterlace * self, GstBuffer * next)
   if (!self->cur)
     return GST_FLOW_OK;
 
+  /* outputs are made here, not in transform: sync controlled properties
+   * to the frame being deinterlaced */
+  gst_cuda_fx_filter_sync_values (filter, self->cur);
   GST_OBJECT_LOCK (self);
   method = self->method;
   order = self->tff;
