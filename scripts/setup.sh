@@ -15,6 +15,11 @@ cudafx_packages="meson ninja-build pkg-config gcc libglib2.0-dev
 # for the bit-exactness check); the build and the other tests go on without.
 cudafx_optional_packages="gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
  ffmpeg"
+# With a GPU, the degrain quality test needs scikit-image's photographs
+if [ -e /dev/nvidia0 ]; then
+  cudafx_optional_packages="$cudafx_optional_packages python3-skimage
+ python3-numpy"
+fi
 
 cudafx_missing () {
   local p missing=""
@@ -31,8 +36,7 @@ cudafx_apt () {
   local sudo="" try log
   if [ "$(id -u)" != 0 ]; then
     command -v sudo >/dev/null 2>&1 || {
-      echo "not root and no sudo: install these packages first:" \
-        $cudafx_packages >&2
+      echo "not root and no sudo: cannot run apt-get $*" >&2
       return 1
     }
     sudo=sudo
@@ -43,7 +47,7 @@ cudafx_apt () {
       rm -f "$log"
       return 0
     fi
-    sleep $((try * 5))
+    [ $try -lt 5 ] && sleep $((try * 5))
   done
   echo "apt-get $* failed:" >&2
   tail -n 20 "$log" >&2
