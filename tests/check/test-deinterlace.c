@@ -594,10 +594,14 @@ GST_START_TEST (test_element_every_format)
       for (m = 0; m < 4; m++) {
         gint fields = variant % 3;
         OrderSource order = (OrderSource) ((variant / 3) % 4);
+        /* m is variant % 4: take the next bits, so that every method
+         * meets both spatial-check settings and both kinds of content */
+        gboolean spatial_check = (variant / 4) & 1;
+        gboolean natural = (variant / 8) & 1;
 
         variant++;
         ok &= element_stream (formats[f], sizes[s].w, sizes[s].h, m, fields,
-            order, variant & 1, variant % 2 == 0, 5, variant);
+            order, spatial_check, natural, 5, variant);
       }
   fail_unless (ok);
 }
