@@ -500,8 +500,8 @@ cfx_blur_box_launch (const CfxBlurBox * subs, int n, cudaStream_t stream)
     s->dst_step = x->dst.step;
     s->width = x->src.width;
     s->height = x->src.height;
-    s->src_vec = cfx_blur_aligned (x->src.data, x->src.pitch, x->src.step, 4);
-    s->dst_vec = cfx_blur_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
+    s->src_vec = cfx_aligned (x->src.data, x->src.pitch, x->src.step, 4);
+    s->dst_vec = cfx_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
     s->rx = x->rx;
     s->ry = x->ry;
     /* segments of at least 32 rows and ry / 2 */

@@ -684,8 +684,8 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
     s->dst_step = x->dst.step;
     s->width = x->src.width;
     s->height = x->src.height;
-    s->src_vec = cfx_blur_aligned (x->src.data, x->src.pitch, x->src.step, 16);
-    s->dst_vec = cfx_blur_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
+    s->src_vec = cfx_aligned (x->src.data, x->src.pitch, x->src.step, 16);
+    s->dst_vec = cfx_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
     s->ax = lite (&x->ax);
     s->ay = lite (&x->ay);
     s->cp = cp;

@@ -602,7 +602,7 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
     r = d->rx > r ? d->rx : r;
     r = d->ry > r ? d->ry : r;
     if (d->src.width > 0 && d->src.height > 0)
-      bytes |= !cfx_blur_aligned (d->src.data, d->src.pitch, d->src.step, 16);
+      bytes |= !cfx_aligned (d->src.data, d->src.pitch, d->src.step, 16);
   }
   kb = 1 + (r + 7) / 8;
   if (kb < 2)
@@ -642,8 +642,8 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
     s->strips = (s->width + TILE_W - 1) / TILE_W;
     s->block0 = blocks;
     blocks += s->strips * ((s->height + run - 1) / run);
-    s->src_vec = cfx_blur_aligned (d->src.data, d->src.pitch, d->src.step, 16);
-    s->dst_vec = cfx_blur_aligned (d->dst.data, d->dst.pitch, d->dst.step, 16);
+    s->src_vec = cfx_aligned (d->src.data, d->src.pitch, d->src.step, 16);
+    s->dst_vec = cfx_aligned (d->dst.data, d->dst.pitch, d->dst.step, 16);
     s->rx = d->rx;
     s->ry = d->ry;
     s->ch = (float) (-1152.0 * d->sum_x);

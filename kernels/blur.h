@@ -174,29 +174,7 @@ cudaError_t cfx_blur_box_launch (const CfxBlurBox * subs, int n,
 #include <stdint.h>
 #include <string.h>
 
-/* Whether a channel is bytes (step 1) at @bytes-aligned data and pitch,
- * so that its rows can be read or written @bytes at a time */
-static inline int
-cfx_blur_aligned (const void *data, int pitch, int step, int bytes)
-{
-  return step == 1 && (uintptr_t) data % bytes == 0 && pitch % bytes == 0;
-}
-
-/* Index i of a mirrored axis of n samples (reflect without repeating the
- * edge, any distance; tests/reference's cfx_ref_mirror) */
-__device__ __forceinline__ int
-mirror (int i, int n)
-{
-  if ((unsigned) i < (unsigned) n)
-    return i;
-  if (n <= 1)
-    return 0;
-  int period = 2 * (n - 1);
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - i;
-}
+#include "kernel-helpers.h"
 
 /* Two floats as fp16 bits (round to nearest), lo in the low half */
 __device__ __forceinline__ uint32_t

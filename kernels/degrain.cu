@@ -44,6 +44,7 @@
  * kernel per channel takes the 10th percentile of the tile medians, as an
  * integer, exactly as the reference does. */
 #include "cudafx-kernels.h"
+#include "kernel-helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -110,23 +111,6 @@ struct PercentileArgs
 };
 
 /* ---- device helpers -------------------------------------------------- */
-
-/* cfx_ref_mirror: reflect without repeating the edge, periodic */
-__device__ __forceinline__ int
-mirror (int i, int n)
-{
-  int period;
-
-  if ((unsigned) i < (unsigned) n)
-    return i;
-  if (n <= 1)
-    return 0;
-  period = 2 * (n - 1);
-  i %= period;
-  if (i < 0)
-    i += period;
-  return i < n ? i : period - i;
-}
 
 /* Tile coordinate (relative to the tile's first output) of index i of the
  * C tile along one axis: three strips of TE at -R, 0, +R around the band

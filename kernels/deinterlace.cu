@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "cudafx-kernels.h"
+#include "kernel-helpers.h"
 
 #define CFX_HD __host__ __device__ __forceinline__
 /* rare paths (edge rows and columns, unaligned planes) as calls: their
@@ -1841,12 +1842,6 @@ cfx_deinterlace_min_size (CfxDeintMethod method, int *min_width,
   }
 }
 
-static int
-aligned4 (const void *p, int pitch)
-{
-  return ((uintptr_t) p % 4) == 0 && pitch % 4 == 0;
-}
-
 /* Fills the launch description; returns the number of blocks, or -1 for
  * planes the method cannot take. */
 /* Sets the strips of @strip pairs; returns the number of blocks */
@@ -1920,10 +1915,10 @@ setup_launch (LaunchArgs * L, const CfxDeintPlane * planes, int n_planes,
     pa->pitch_dst = s->dst.pitch;
     pa->words = (pa->row_bytes + 3) / 4;
     /* words may run into the row padding, never past the pitch */
-    pa->aligned = aligned4 (pa->prev, pa->pitch_prev)
-        && aligned4 (pa->cur, pa->pitch_cur)
-        && aligned4 (pa->next, pa->pitch_next)
-        && aligned4 (pa->dst, pa->pitch_dst)
+    pa->aligned = cfx_aligned (pa->prev, pa->pitch_prev, 1, 4)
+        && cfx_aligned (pa->cur, pa->pitch_cur, 1, 4)
+        && cfx_aligned (pa->next, pa->pitch_next, 1, 4)
+        && cfx_aligned (pa->dst, pa->pitch_dst, 1, 4)
         && pa->pitch_prev >= 4 * pa->words && pa->pitch_cur >= 4 * pa->words
         && pa->pitch_next >= 4 * pa->words && pa->pitch_dst >= 4 * pa->words;
     pa->blocks_x = (pa->words + BLOCK_X - 1) / BLOCK_X;

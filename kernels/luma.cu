@@ -16,6 +16,7 @@
  * of 8 (of odd widths, the last pair's second Y lands in the padding).
  * Planes that do not meet the alignment take a byte-wise kernel instead. */
 #include "cudafx-kernels.h"
+#include "kernel-helpers.h"
 
 #define PIXELS_PER_VECTOR 8
 #define THREADS 256
@@ -73,12 +74,6 @@ luma_from_packed422_bytes (uint8_t * dst, int dst_pitch, const uint8_t * src,
       src[(size_t) y * src_pitch + 2 * x + (y_first ? 0 : 1)];
 }
 
-static int
-aligned16 (const void *p, int pitch)
-{
-  return ((uintptr_t) p % 16) == 0 && pitch % 16 == 0;
-}
-
 extern "C" cudaError_t
 cfx_luma_from_packed422 (CfxPlane dst, CfxPlane src, int y_first,
     cudaStream_t stream)
@@ -90,7 +85,8 @@ cfx_luma_from_packed422 (CfxPlane dst, CfxPlane src, int y_first,
     return cudaSuccess;
 
   /* the vector path reads and writes whole vectors past the last pixel */
-  if (aligned16 (dst.data, dst.pitch) && aligned16 (src.data, src.pitch)
+  if (cfx_aligned (dst.data, dst.pitch, 1, 16)
+      && cfx_aligned (src.data, src.pitch, 1, 16)
       && dst.pitch >= per_row * PIXELS_PER_VECTOR
       && src.pitch >= per_row * PIXELS_PER_VECTOR * 2) {
     /* 32-bit indices: 2^32 vectors would be a 34-gigapixel frame */
