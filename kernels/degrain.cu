@@ -46,6 +46,7 @@
 #include "cudafx-kernels.h"
 #include "kernel-helpers.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -527,23 +528,6 @@ split_1d (double *low, double *high, const double *x, int n, int r)
   }
 }
 
-/* Square root by Newton's iteration, from above: the plugin does not link
- * libm. Within an ulp of sqrt(), far below what a float threshold sees. */
-static double
-newton_sqrt (double v)
-{
-  double y = v > 1.0 ? v : 1.0, next;
-
-  if (v <= 0.0)
-    return 0.0;
-  for (;;) {
-    next = 0.5 * (y + v / y);
-    if (next >= y)
-      return y;
-    y = next;
-  }
-}
-
 static double
 compute_band_gain (int level, int band)
 {
@@ -563,7 +547,7 @@ compute_band_gain (int level, int band)
     na += lo[i] * lo[i];
     nd += hi[i] * hi[i];
   }
-  return band == 2 ? nd : newton_sqrt (na * nd);
+  return band == 2 ? nd : sqrt (na * nd);
 }
 
 extern "C" double
