@@ -55,7 +55,7 @@
 #endif
 
 #include "gstcudafxblur.h"
-#include "cudafx-kernels.h"
+#include "gstcudafxchannel.h"
 
 #include <string.h>
 
@@ -249,19 +249,6 @@ gst_cuda_fx_blur_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
   return TRUE;
 }
 
-static CfxChannel
-channel_of (GstVideoFrame * frame, guint c)
-{
-  CfxChannel ch = {
-    GST_VIDEO_FRAME_COMP_DATA (frame, c),
-    GST_VIDEO_FRAME_COMP_STRIDE (frame, c),
-    GST_VIDEO_FRAME_COMP_WIDTH (frame, c),
-    GST_VIDEO_FRAME_COMP_HEIGHT (frame, c),
-    GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c),
-  };
-  return ch;
-}
-
 static gboolean
 component_selected (GstCudaFxBlurPlanes planes, guint c)
 {
@@ -356,8 +343,8 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstVideoFrame * in,
     if (!component_selected (planes, c))
       continue;
     memset (ch, 0, sizeof (*ch));
-    ch->src = channel_of (in, c);
-    ch->dst = channel_of (out, c);
+    ch->src = gst_cuda_fx_frame_channel (in, c);
+    ch->dst = gst_cuda_fx_frame_channel (out, c);
     ch->sigma_x = sigma / sx;
     ch->sigma_y = sigma / sy;
     ch->radius_x = scale_radius (radius, sx);

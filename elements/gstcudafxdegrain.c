@@ -52,7 +52,7 @@
 #endif
 
 #include "gstcudafxdegrain.h"
-#include "cudafx-kernels.h"
+#include "gstcudafxchannel.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_degrain_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_degrain_debug
@@ -432,19 +432,6 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
 
 /* ---- processing ------------------------------------------------------ */
 
-static CfxChannel
-channel_of (GstVideoFrame * frame, gint comp)
-{
-  CfxChannel ch = {
-    GST_VIDEO_FRAME_COMP_DATA (frame, comp),
-    GST_VIDEO_FRAME_COMP_STRIDE (frame, comp),
-    GST_VIDEO_FRAME_COMP_WIDTH (frame, comp),
-    GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp),
-    GST_VIDEO_FRAME_COMP_PSTRIDE (frame, comp),
-  };
-  return ch;
-}
-
 static GstFlowReturn
 gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstVideoFrame * in,
     GstVideoFrame * out, cudaStream_t stream)
@@ -480,8 +467,8 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstVideoFrame * in,
   automatic = sigma <= 0.0;
 
   for (c = 0; c < n; c++) {
-    src[c] = channel_of (in, c);
-    dst[c] = channel_of (out, c);
+    src[c] = gst_cuda_fx_frame_channel (in, c);
+    dst[c] = gst_cuda_fx_frame_channel (out, c);
   }
 
   if (!collect_estimates (self))
