@@ -454,13 +454,14 @@ launch (const BoxParams & p, int v_blocks, int h_blocks, int max_width,
   const size_t shared = sizeof (unsigned) * words + max_width + 16;
   cudaError_t err;
 
-  box_v < T > <<<v_blocks, V_THREADS, 0, stream >>> (p);
+  /* before either launch: a failure leaves nothing half queued */
   if (shared > 48 * 1024) {
     err = cudaFuncSetAttribute (box_h < T >,
         cudaFuncAttributeMaxDynamicSharedMemorySize, (int) shared);
     if (err != cudaSuccess)
       return err;
   }
+  box_v < T > <<<v_blocks, V_THREADS, 0, stream >>> (p);
   box_h < T > <<<h_blocks, H_THREADS, shared, stream >>> (p);
   return cudaGetLastError ();
 }

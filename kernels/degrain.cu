@@ -685,6 +685,8 @@ cfx_degrain_float_result (const CfxDegrainScratch * scratch, int channel,
  * the rare larger radii, whose C tile holds three separate strips. */
 #define BIG_T 32
 #define BIG_NT 256
+/* level 0's blocks are the noise estimate's tiles (one block index) */
+static_assert (BIG_T == EST_TILE, "level-0 tiles must be estimate tiles");
 #define SMALL_T 16
 #define SMALL_NT 128
 

@@ -1842,8 +1842,6 @@ cfx_deinterlace_min_size (CfxDeintMethod method, int *min_width,
   }
 }
 
-/* Fills the launch description; returns the number of blocks, or -1 for
- * planes the method cannot take. */
 /* Sets the strips of @strip pairs; returns the number of blocks */
 static int
 count_blocks (LaunchArgs * L, int n_planes, int strip)
@@ -1864,6 +1862,8 @@ count_blocks (LaunchArgs * L, int n_planes, int strip)
   return blocks;
 }
 
+/* Fills the launch description; returns the number of blocks, or -1 for
+ * planes the method cannot take. */
 static int
 setup_launch (LaunchArgs * L, const CfxDeintPlane * planes, int n_planes,
     const CfxDeintField * field, long target_threads, long max_blocks)
