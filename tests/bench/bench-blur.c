@@ -20,16 +20,10 @@
 #include "cudafx-kernels.h"
 #include "cudafx-bench.h"
 
-#define CHECK(call) do { cudaError_t _e = (call); if (_e != cudaSuccess) { \
-  g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-      cudaGetErrorString (_e)); exit (1); } } while (0)
-
-#define MAX_SETS 64
-
 typedef struct
 {
-  CfxChannel src[MAX_SETS][3], dst[MAX_SETS][3];
-  guint8 *mem[MAX_SETS][2];
+  CfxChannel src[BENCH_MAX_SETS][3], dst[BENCH_MAX_SETS][3];
+  guint8 *mem[BENCH_MAX_SETS][2];
   int n_planes, sub[3];
   gboolean box;
   double sigma;
@@ -131,7 +125,7 @@ kernel_rows (void)
     }
     d->n_planes = n;
     CHECK (cudaMalloc (&d->scratch, d->scratch_size));
-    sets = MIN (bench_sets_for (2 * alloc), MAX_SETS);
+    sets = bench_sets_for (2 * alloc);
     for (s = 0; s < sets; s++) {
       CHECK (cudaMalloc ((void **) &d->mem[s][0], alloc));
       CHECK (cudaMalloc ((void **) &d->mem[s][1], alloc));

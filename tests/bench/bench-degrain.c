@@ -15,12 +15,6 @@
 #include "cudafx-kernels.h"
 #include "cudafx-bench.h"
 
-#define CHECK(call) do { cudaError_t _e = (call); if (_e != cudaSuccess) { \
-  g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-      cudaGetErrorString (_e)); exit (1); } } while (0)
-
-#define MAX_SETS 64
-
 typedef struct
 {
   const char *name;
@@ -38,9 +32,9 @@ static const DegrainKind kinds[] = {
 typedef struct
 {
   int n, sets;
-  CfxChannel src[MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
-  CfxChannel dst[MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
-  guint8 *mem_in[MAX_SETS], *mem_out[MAX_SETS];
+  CfxChannel src[BENCH_MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
+  CfxChannel dst[BENCH_MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
+  guint8 *mem_in[BENCH_MAX_SETS], *mem_out[BENCH_MAX_SETS];
   CfxDegrainParams p;
   CfxDegrainScratch *scratch;
   double samples;
@@ -140,7 +134,7 @@ time_degrain (const DegrainKind * k, CfxDegrainShrink shrink, int levels,
   double t;
   int i, c;
 
-  d->sets = MIN (bench_sets_for (2 * size), MAX_SETS);
+  d->sets = bench_sets_for (2 * size);
   fill_frame (host, size, k);
   d->samples = 0;
   for (c = 0; c < d->n; c++) {

@@ -22,16 +22,10 @@
 #include "cudafx-kernels.h"
 #include "cudafx-bench.h"
 
-#define CHECK(call) do { cudaError_t _e = (call); if (_e != cudaSuccess) { \
-  g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-      cudaGetErrorString (_e)); exit (1); } } while (0)
-
-#define MAX_SETS 64
-
 typedef struct
 {
-  CfxDeintPlane planes[MAX_SETS][CFX_DEINT_MAX_PLANES];
-  guint8 *mem[MAX_SETS][4];
+  CfxDeintPlane planes[BENCH_MAX_SETS][CFX_DEINT_MAX_PLANES];
+  guint8 *mem[BENCH_MAX_SETS][4];
   int n_planes;
   CfxDeintField field;
 } DeintData;
@@ -110,7 +104,7 @@ kernel_rows (void)
       frame_alloc += (size_t) pitch[p] * ph[p];
       frame_bytes += (size_t) rb[p] * ph[p];
     }
-    sets = MIN (bench_sets_for (4 * frame_alloc), MAX_SETS);
+    sets = bench_sets_for (4 * frame_alloc);
     d->n_planes = n;
     for (s = 0; s < sets; s++) {
       for (j = 0; j < 4; j++) {

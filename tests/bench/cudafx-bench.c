@@ -28,10 +28,6 @@
 static gboolean quick;
 double bench_copy_bandwidth;    /* bytes/s, read + write */
 
-#define CHECK(call) do { cudaError_t _e = (call); if (_e != cudaSuccess) { \
-  g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-      cudaGetErrorString (_e)); exit (1); } } while (0)
-
 static int
 cmp_double (const void *a, const void *b)
 {
@@ -353,12 +349,12 @@ bench_sets_for (size_t bytes)
 {
   size_t l2 = 50u << 20;
   int n = (int) ((4 * l2 + bytes - 1) / bytes);
-  return CLAMP (n, 2, 64);
+  return CLAMP (n, 2, BENCH_MAX_SETS);
 }
 
 typedef struct
 {
-  void *src[64], *dst[64];
+  void *src[BENCH_MAX_SETS], *dst[BENCH_MAX_SETS];
   size_t bytes;
 } CopyData;
 

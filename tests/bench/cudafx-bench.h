@@ -3,12 +3,22 @@
 #define CUDAFX_BENCH_H
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <glib.h>
+#include <cuda_runtime_api.h>
+
+/* A CUDA call that must succeed: the benchmark stops where it fails */
+#define CHECK(call) do { cudaError_t _e = (call); if (_e != cudaSuccess) { \
+  g_printerr ("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
+      cudaGetErrorString (_e)); exit (1); } } while (0)
+
+/* the most buffer sets bench_sets_for returns */
+#define BENCH_MAX_SETS 64
 
 extern double bench_copy_bandwidth;
 
 double bench_median (double *v, int n);
 int bench_reps (int full);
-#include <glib.h>
 gboolean bench_case_wanted (const char *name);
 int bench_sets_for (size_t bytes);
 double bench_time_kernel (void (*launch) (int set, void *data), void *data,
