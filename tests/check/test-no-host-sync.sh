@@ -1,10 +1,8 @@
 #!/bin/sh
 # No host synchronisation between elements: the host may wait for the GPU
 # only where the CPU must see the bytes. Scans gst/, elements/ and kernels/
-# (comments stripped) for blocking CUDA calls and fails on any outside:
-#   elements/gstcudafxdownload.c  the download (waits for its own copy)
-#   gst/gstcudafxmemory.c         CPU maps of device memory, and freeing
-#   gst/gstcudafxcontext.c        the release thread and its fallback
+# (comments stripped) for blocking CUDA calls and fails on any outside the
+# places listed in $allowed below.
 # Blocking calls: cuda{Stream,Device,Event,Thread,Ctx}Synchronize, and the
 # synchronous copies and fills (cudaMemcpy*, cudaMemset* without Async),
 # plus their driver-API forms. Every hit is printed as file:line.
@@ -14,11 +12,22 @@
 set -u
 
 root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
-# cudadownload: the CPU must see the bytes. gstcudafxmemory.c: CPU maps and
-# frees. gstcudafxcontext.c: the release thread. gstcudafxdegrain.c: the
-# first frame after a caps change in automatic mode waits once for its own
-# noise estimate (later frames use the previous frames' estimates).
-allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c elements/gstcudafxdegrain.c"
+# Where the host may wait: a whole file, or FILE:FUNCTION for one function
+# (GNU style: the function's name starts its line).
+#   gstcudafxdownload.c           the download: the CPU must see the bytes
+#   gstcudafxmemory.c             CPU maps of device memory, and freeing
+#   gstcudafxcontext.c            the release thread and its fallback
+#   gstcudafxdegrain.c:estimate_now  the first frame after a caps change in
+#       automatic mode waits once for its own noise estimate (later frames
+#       use the previous frames' estimates)
+allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c elements/gstcudafxdegrain.c:estimate_now"
+
+# Name of the function around line N of FILE: the last line at or before it
+# that starts with a name and " (" (a GNU-style definition)
+function_at () {
+  awk -v n="$2" 'NR > n { exit } /^[A-Za-z_][A-Za-z0-9_]* \(/ { f = $1 }
+      END { print f }' "$1"
+}
 
 # One extended regular expression over comment-free lines: a call, the name
 # followed by "(", so the ...Async variants never match.
@@ -106,23 +115,27 @@ scanned=0 bad=0 ok=0
 for f in $files; do
   scanned=$((scanned + 1))
   hits=$(strip_comments "$root/$f" | grep -nE "$sync") || continue
-  is_allowed=no
-  for a in $allowed; do
-    [ "$f" = "$a" ] && is_allowed=yes
-  done
-  # file:line: text, one per hit
-  out=$(printf '%s\n' "$hits" | while IFS= read -r h; do
-      n=${h%%:*}
-      printf '%s:%s: %s\n' "$f" "$n" "$(sed -n "${n}p" "$root/$f" | sed 's/^[[:space:]]*//')"
-    done)
-  count=$(printf '%s\n' "$hits" | wc -l)
-  if [ $is_allowed = yes ]; then
-    printf '%s\n' "$out" | sed 's/^/allowed  /'
-    ok=$((ok + count))
-  else
-    printf '%s\n' "$out" | sed 's/^/FORBIDDEN /'
-    bad=$((bad + count))
-  fi
+  # one verdict per hit, printed as file:line: text
+  while IFS= read -r h; do
+    n=${h%%:*}
+    fn=$(function_at "$root/$f" "$n")
+    is_allowed=no
+    for a in $allowed; do
+      if [ "$f" = "$a" ] || [ "$f:$fn" = "$a" ]; then
+        is_allowed=yes
+      fi
+    done
+    line="$f:$n: $(sed -n "${n}p" "$root/$f" | sed 's/^[[:space:]]*//')"
+    if [ $is_allowed = yes ]; then
+      echo "allowed   $line"
+      ok=$((ok + 1))
+    else
+      echo "FORBIDDEN $line (in ${fn:-no function})"
+      bad=$((bad + 1))
+    fi
+  done <<HITS
+$hits
+HITS
 done
 
 echo "$scanned files scanned: $ok host waits in the allowed places, $bad elsewhere"
