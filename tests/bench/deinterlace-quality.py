@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Deinterlacing quality harness (issue 5, shared/algorithms/deinterlace.md).
+# Deinterlacing quality harness (issue 5, kernels/deinterlace.md).
 #
 # Makes 720x576 50p I420 clips (a pan over a photo, a slow rotation of a
 # photo, a slow zoom into a photo: python3-skimage's bundled images; and a

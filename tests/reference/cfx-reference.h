@@ -1,6 +1,7 @@
 /* gst-cudafx CPU references: plain, obviously-correct, slow implementations
- * of every algorithm, written from the algorithm descriptions in
- * shared/algorithms/ and the issues, never from the CUDA kernels.
+ * of every algorithm, written from the algorithm descriptions
+ * (kernels/deinterlace.md, kernels/degrain.md) and the issues, never from
+ * the CUDA code.
  * They are the oracle the GPU tests compare against.
  *
  * No GStreamer, no CUDA: plain C99 on 8-bit planes in host memory. */
@@ -59,7 +60,7 @@ typedef enum
   CFX_REF_DEINT_LINEAR,
 } CfxRefDeintMethod;
 
-/* One output field of one plane (shared/algorithms/deinterlace.md).
+/* One output field of one plane (kernels/deinterlace.md).
  * prev/cur/next: P, C, N of the page (the caller passes cur as prev for the
  * first frame and as next for the last). parity: rows with (y & 1) ==
  * parity are copied from cur, the others interpolated. tff: 1 if the
@@ -92,7 +93,7 @@ typedef struct
 } CfxRefDegrainParams;
 
 /* Noise gain of band (level, band) with band 0 = LH, 1 = HL, 2 = HH,
- * computed from a unit impulse (shared/algorithms/degrain.md). */
+ * computed from a unit impulse (kernels/degrain.md). */
 double cfx_ref_degrain_band_gain (int level, int band);
 
 /* The float transform alone: forward, shrink, sum. in/out are w*h floats. */

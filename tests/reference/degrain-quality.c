@@ -1,4 +1,4 @@
-/* Degrain quality harness (shared/algorithms/degrain.md, issue cudadegrain).
+/* Degrain quality harness (kernels/degrain.md, issue cudadegrain).
  *
  * Usage: degrain-quality DIR
  * DIR holds camera.pgm, astronaut.pgm, coffee.pgm (binary 8-bit PGM, written

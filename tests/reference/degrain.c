@@ -1,5 +1,5 @@
 /* Degrain: undecimated ("a trous") separable wavelet, per-band shrinkage,
- * plain sum (shared/algorithms/degrain.md). Plain loops, float bands like
+ * plain sum (kernels/degrain.md). Plain loops, float bands like
  * the GPU; double only where it keeps the reference obviously correct
  * (impulse responses, window sums of w^2).
  *

@@ -1,5 +1,5 @@
 /* Deinterlacing references: yadif and bwdif exactly as
- * shared/algorithms/deinterlace.md describes them (bit-exact with FFmpeg
+ * kernels/deinterlace.md describes them (bit-exact with FFmpeg
  * 5.1's CPU filters), plus the intra-field ELA and linear modes.
  *
  * One call produces one output field of one plane: rows with

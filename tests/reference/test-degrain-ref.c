@@ -2,7 +2,7 @@
  *
  * - exact reconstruction with identity shrink, levels 1..8, odd and even
  *   sizes down to 1x1 (error < 1e-4);
- * - band gains against the table of shared/algorithms/degrain.md;
+ * - band gains against the table of kernels/degrain.md;
  * - known answers on tiny inputs, worked out by hand;
  * - soft with sigma 0 is the identity, amount 0 gives the input back,
  *   noise output of a flat image is 128;
@@ -115,7 +115,7 @@ test_reconstruction (void)
 static void
 test_gains (void)
 {
-  /* shared/algorithms/degrain.md: LH, HL, HH for levels 0..3 */
+  /* kernels/degrain.md: LH, HL, HH for levels 0..3 */
   static const double table[4][3] = {
     {0.375, 0.375, 0.375},
     {0.137, 0.137, 0.109},

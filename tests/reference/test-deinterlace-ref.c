@@ -8,7 +8,7 @@
  *
  * Exit status: 0 pass, 1 fail.
  *
- * Stream semantics driven here (shared/algorithms/deinterlace.md, checked
+ * Stream semantics driven here (kernels/deinterlace.md, checked
  * against FFmpeg 5.1's yadif_common.c):
  *   output for input frame i uses P = F[max(i-1,0)], C = F[i],
  *   N = F[min(i+1,last)]; output field k (0 first in time) has
