@@ -19,7 +19,7 @@
 # Needs: numpy, scikit-image (Debian: python3-skimage; /usr/bin/python3 on
 # the build machine), gst-launch-1.0 with the interlace, deinterlace,
 # rawparse and coreelements plugins (the GPU host: source the bundle made by
-# shared/device/bundle-gst), and for our rows the cudafx plugin.
+# scripts/bundle-gst), and for our rows the cudafx plugin.
 #
 # With --ffmpeg (FFmpeg 5.1's CPU filters; tests/bench/build-ffmpeg-peer.sh
 # builds a small one for hosts without it), our yadif and bwdif outputs are
