@@ -55,7 +55,7 @@
 #endif
 
 #include "gstcudafxblur.h"
-#include "gstcudafxchannel.h"
+#include "cudafx-kernels.h"
 
 #include <string.h>
 
@@ -263,50 +263,27 @@ component_selected (GstCudaFxBlurPlanes planes, guint c)
   }
 }
 
+/* Whether blurring writes every component of plane @p */
 static gboolean
-is_packed422 (GstVideoFormat format)
+plane_selected (const GstVideoFormatInfo * finfo, guint p,
+    GstCudaFxBlurPlanes planes)
 {
-  return format == GST_VIDEO_FORMAT_UYVY || format == GST_VIDEO_FORMAT_YUY2;
-}
-
-/* Copies plane p unless blurring writes every byte of its rows */
-static cudaError_t
-copy_unblurred_plane (GstVideoFrame * in, GstVideoFrame * out, guint p,
-    GstCudaFxBlurPlanes planes, cudaStream_t stream)
-{
-  const GstVideoFormatInfo *finfo = in->info.finfo;
-  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (in);
   gint comp[GST_VIDEO_MAX_COMPONENTS];
   gboolean covered = TRUE;
-  gsize row;
   guint i;
 
   gst_video_format_info_component (finfo, p, comp);
   for (i = 0; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++)
     covered &= component_selected (planes, comp[i]);
-  if (is_packed422 (format)) {
-    /* an odd width leaves the last pair's second Y outside the image */
-    covered &= GST_VIDEO_FRAME_WIDTH (in) % 2 == 0;
-    row = (gsize) GST_ROUND_UP_2 (GST_VIDEO_FRAME_WIDTH (in)) * 2;
-  } else {
-    row = (gsize) GST_VIDEO_FRAME_COMP_WIDTH (in, comp[0]) *
-        GST_VIDEO_FRAME_COMP_PSTRIDE (in, comp[0]);
-  }
-  if (covered)
-    return cudaSuccess;
-  return cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (out, p),
-      GST_VIDEO_FRAME_PLANE_STRIDE (out, p),
-      GST_VIDEO_FRAME_PLANE_DATA (in, p), GST_VIDEO_FRAME_PLANE_STRIDE (in, p),
-      row, GST_VIDEO_FRAME_COMP_HEIGHT (in, comp[0]),
-      cudaMemcpyDeviceToDevice, stream);
+  return covered;
 }
 
 static GstFlowReturn
-gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstVideoFrame * in,
-    GstVideoFrame * out, cudaStream_t stream)
+gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
+    GstCudaFxFrame * out, cudaStream_t stream)
 {
   GstCudaFxBlur *self = GST_CUDA_FX_BLUR (filter);
-  const GstVideoFormatInfo *finfo = in->info.finfo;
+  const GstVideoFormatInfo *finfo = in->video.info.finfo;
   GstCudaFxBlurMethod method;
   GstCudaFxBlurPlanes planes;
   GstCudaFxBlurFields fields;
@@ -326,31 +303,35 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstVideoFrame * in,
   GST_OBJECT_UNLOCK (self);
 
   step = fields == GST_CUDA_FX_BLUR_FIELDS_AUTO
-      && GST_VIDEO_FRAME_IS_INTERLACED (in)
-      && GST_VIDEO_INFO_INTERLACE_MODE (&in->info) !=
+      && GST_VIDEO_FRAME_IS_INTERLACED (&in->video)
+      && GST_VIDEO_INFO_INTERLACE_MODE (&in->video.info) !=
       GST_VIDEO_INTERLACE_MODE_ALTERNATE ? 2 : 1;
 
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (in) && err == cudaSuccess; p++)
-    err = copy_unblurred_plane (in, out, p, planes, stream);
+  /* planes with a component left alone are copied, then blurred over */
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&in->video) && err == cudaSuccess;
+      p++)
+    if (!plane_selected (finfo, p, planes))
+      err = gst_cuda_fx_frame_copy_plane (out, in, p);
   if (!gst_cuda_fx_check (filter, err, "Copying the planes cudablur leaves "
           "alone"))
     return GST_FLOW_ERROR;
 
-  for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (in); c++) {
+  for (c = 0; c < in->n_components; c++) {
     CfxBlurChannel *ch = &channels[n];
     gint sx = sub_x (finfo, c), sy = sub_y (finfo, c) * step;
 
     if (!component_selected (planes, c))
       continue;
     memset (ch, 0, sizeof (*ch));
-    ch->src = gst_cuda_fx_frame_channel (in, c);
-    ch->dst = gst_cuda_fx_frame_channel (out, c);
+    ch->src = in->comp[c];
+    ch->dst = out->comp[c];
     ch->sigma_x = sigma / sx;
     ch->sigma_y = sigma / sy;
     ch->radius_x = scale_radius (radius, sx);
     ch->radius_y = scale_radius (radius, sy);
     n++;
   }
+
   /* every component in one launch per kernel */
   if (method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN)
     err = cfx_blur_gaussian_multi (channels, n, step, self->scratch,
@@ -359,8 +340,9 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstVideoFrame * in,
     err = cfx_blur_box_multi (channels, n, step, self->scratch,
         self->scratch_size, stream);
   if (!gst_cuda_fx_check (filter, err, "Blurring %d components of a %dx%d "
-          "%s frame (%s)", n, GST_VIDEO_FRAME_WIDTH (in),
-          GST_VIDEO_FRAME_HEIGHT (in), GST_VIDEO_INFO_NAME (&in->info),
+          "%s frame (%s)", n, GST_VIDEO_FRAME_WIDTH (&in->video),
+          GST_VIDEO_FRAME_HEIGHT (&in->video),
+          GST_VIDEO_INFO_NAME (&in->video.info),
           method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN ? "gaussian" : "box"))
     return GST_FLOW_ERROR;
   return GST_FLOW_OK;

@@ -5,7 +5,7 @@
  * Removes noise and film grain from device frames with an undecimated
  * ("a trous") wavelet: every level splits the picture into a low band and
  * three detail bands, shrinks the details by how much of them is noise and
- * sums everything back (shared/algorithms/degrain.md). Each plane (each
+ * sums everything back (kernels/degrain.md). Each plane (each
  * component of packed formats) gets its own noise estimate, measured on the
  * GPU from the finest diagonal band of every frame, so the defaults need no
  * tuning.
@@ -52,7 +52,7 @@
 #endif
 
 #include "gstcudafxdegrain.h"
-#include "gstcudafxchannel.h"
+#include "cudafx-kernels.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_degrain_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_degrain_debug
@@ -345,7 +345,7 @@ queue_readback (GstCudaFxDegrain * self, cudaStream_t stream)
 
 /* The first frame's own estimate: the only host wait of the element */
 static gboolean
-estimate_now (GstCudaFxDegrain * self, const CfxChannel * src,
+estimate_now (GstCudaFxDegrain * self, const CfxPlane * src,
     cudaStream_t stream)
 {
   gint *host = self->host_est + EST_SLOTS * MAX_CH;
@@ -433,13 +433,13 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
 /* ---- processing ------------------------------------------------------ */
 
 static GstFlowReturn
-gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstVideoFrame * in,
-    GstVideoFrame * out, cudaStream_t stream)
+gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
+    GstCudaFxFrame * out, cudaStream_t stream)
 {
   GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
-  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (in);
-  gint width = GST_VIDEO_FRAME_WIDTH (in), height = GST_VIDEO_FRAME_HEIGHT (in);
-  CfxChannel src[MAX_CH], dst[MAX_CH];
+  gint width = GST_VIDEO_FRAME_WIDTH (&in->video);
+  gint height = GST_VIDEO_FRAME_HEIGHT (&in->video);
+  CfxPlane src[MAX_CH], dst[MAX_CH];
   CfxDegrainParams params = { 0 };
   gdouble strength, luma_strength, chroma_strength, sigma, used[MAX_CH];
   gboolean automatic;
@@ -467,8 +467,8 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstVideoFrame * in,
   automatic = sigma <= 0.0;
 
   for (c = 0; c < n; c++) {
-    src[c] = gst_cuda_fx_frame_channel (in, c);
-    dst[c] = gst_cuda_fx_frame_channel (out, c);
+    src[c] = in->comp[c];
+    dst[c] = out->comp[c];
   }
 
   if (!collect_estimates (self))
@@ -496,28 +496,13 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstVideoFrame * in,
 
   err = cfx_degrain (dst, src, n, &params, self->scratch, stream);
   if (!gst_cuda_fx_check (self, err, "Degraining a %dx%d %s frame", width,
-          height, gst_video_format_to_string (format)))
+          height, GST_VIDEO_INFO_NAME (&in->video.info)))
     return GST_FLOW_ERROR;
-
-  /* odd widths of packed 4:2:2: the last pair's second Y lies outside the
-   * picture; pass it through rather than leave the pool's old byte */
-  if ((format == GST_VIDEO_FORMAT_UYVY || format == GST_VIDEO_FORMAT_YUY2)
-      && (width & 1)) {
-    gsize off = (gsize) (width - 1) / 2 * 4 +
-        (format == GST_VIDEO_FORMAT_UYVY ? 3 : 2);
-    err = cudaMemcpy2DAsync ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, 0) +
-        off, GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
-        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (in, 0) + off,
-        GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), 1, height,
-        cudaMemcpyDeviceToDevice, stream);
-    if (!gst_cuda_fx_check (self, err, "Copying the padding column"))
-      return GST_FLOW_ERROR;
-  }
 
   if (!queue_readback (self, stream))
     return GST_FLOW_ERROR;
 
-  post_message (self, in->buffer, used, automatic, params.levels);
+  post_message (self, in->video.buffer, used, automatic, params.levels);
   self->frames++;
   return GST_FLOW_OK;
 }

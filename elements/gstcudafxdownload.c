@@ -65,10 +65,8 @@ gst_cuda_fx_download_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps,
     const GstVideoInfo * out_info)
 {
-  GstCapsFeatures *features = gst_caps_get_features (incaps, 0);
-
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
-      !features || !gst_caps_features_contains (features,
+      !gst_cuda_fx_caps_have_feature (incaps,
           GST_CAPS_FEATURE_MEMORY_CUDA_FX));
   return TRUE;
 }
@@ -130,45 +128,34 @@ gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 {
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
   const GstVideoInfo *info = gst_cuda_fx_filter_get_out_info (filter);
-  cudaStream_t stream = gst_cuda_fx_filter_get_stream (filter);
-  GstVideoFrame in_frame, out_frame;
+  GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
+  GstCudaFxFrame in;
+  GstVideoFrame out;
   cudaError_t err;
-  guint p;
 
-  if (!gst_cuda_fx_filter_map_device_frame (filter, &in_frame,
+  err = gst_cuda_fx_context_make_current (context);
+  if (!gst_cuda_fx_check (trans, err, "Making device %d current",
+          gst_cuda_fx_context_get_device_id (context)))
+    return GST_FLOW_ERROR;
+  if (!gst_cuda_fx_filter_map_frame (filter, &in,
           gst_cuda_fx_filter_get_in_info (filter), inbuf, GST_MAP_READ))
     return GST_FLOW_ERROR;
-  if (!gst_video_frame_map (&out_frame, info, outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in_frame);
+  if (!gst_video_frame_map (&out, info, outbuf, GST_MAP_WRITE)) {
+    gst_cuda_fx_filter_unmap_frame (filter, &in);
     GST_ELEMENT_ERROR (trans, RESOURCE, WRITE, (NULL),
         ("Cannot map the output buffer"));
     return GST_FLOW_ERROR;
   }
 
-  err = gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
-      (filter));
-  if (err == cudaSuccess)
-    err = gst_cuda_fx_buffer_begin_read (inbuf, stream);
-  for (p = 0; err == cudaSuccess && p < GST_VIDEO_FRAME_N_PLANES (&out_frame);
-      p++) {
-    gsize row_bytes = MIN (GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, p),
-        GST_VIDEO_INFO_PLANE_STRIDE (info, p));
-
-    err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (&out_frame, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, p),
-        GST_VIDEO_FRAME_PLANE_DATA (&in_frame, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, p), row_bytes,
-        gst_cuda_fx_video_info_plane_height (info, p),
-        cudaMemcpyDeviceToHost, stream);
+  err = gst_cuda_fx_frame_download (&out, &in);
+  if (!gst_cuda_fx_filter_unmap_frame (filter, &in)) {
+    gst_video_frame_unmap (&out);
+    return GST_FLOW_ERROR;
   }
-  if (err == cudaSuccess)
-    err = gst_cuda_fx_buffer_end_read (inbuf, stream);
   /* The CPU needs the bytes: wait for this element's copies alone */
   if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
-
+    err = cudaStreamSynchronize (gst_cuda_fx_filter_get_stream (filter));
+  gst_video_frame_unmap (&out);
   if (!gst_cuda_fx_check (trans, err, "Downloading a %dx%d %s frame",
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
           GST_VIDEO_INFO_NAME (info)))

@@ -3,10 +3,10 @@
  * @title: cudaluma
  *
  * Outputs the luma (Y) plane of device frames as GRAY8 device frames: same
- * size, timestamps, flags and interlacing. Packed 4:2:2 (UYVY, YUY2, what
- * broadcast capture cards deliver) goes through a kernel running at memory
- * speed; planar formats copy their Y plane on the GPU; GRAY8 passes
- * through.
+ * size, timestamps, flags and interlacing. Luma interleaved with chroma
+ * (packed 4:2:2: UYVY, YUY2, what broadcast capture cards deliver) goes
+ * through a kernel running at memory speed; planar formats copy their Y
+ * plane on the GPU; GRAY8 passes through.
  *
  * ## Example launch line
  * |[
@@ -77,48 +77,23 @@ gst_cuda_fx_luma_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps,
     const GstVideoInfo * out_info)
 {
+  /* luma only already */
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
-      GST_VIDEO_INFO_FORMAT (in_info) == GST_VIDEO_FORMAT_GRAY8);
+      GST_VIDEO_INFO_FORMAT (in_info) == GST_VIDEO_INFO_FORMAT (out_info));
   return TRUE;
 }
 
-static CfxPlane
-plane_of (GstVideoFrame * frame, guint plane)
-{
-  CfxPlane p = {
-    GST_VIDEO_FRAME_PLANE_DATA (frame, plane),
-    GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane),
-    GST_VIDEO_FRAME_WIDTH (frame),
-    GST_VIDEO_FRAME_HEIGHT (frame),
-  };
-  return p;
-}
-
+/* Component 0 is the luma of every format: a plane of its own, or
+ * interleaved with the chroma (packed 4:2:2) */
 static GstFlowReturn
-gst_cuda_fx_luma_process (GstCudaFxFilter * filter, GstVideoFrame * in,
-    GstVideoFrame * out, cudaStream_t stream)
+gst_cuda_fx_luma_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
+    GstCudaFxFrame * out, cudaStream_t stream)
 {
-  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (in);
-  cudaError_t err;
-
-  switch (format) {
-    case GST_VIDEO_FORMAT_UYVY:
-    case GST_VIDEO_FORMAT_YUY2:
-      err = cfx_luma_from_packed422 (plane_of (out, 0), plane_of (in, 0),
-          format == GST_VIDEO_FORMAT_YUY2, stream);
-      break;
-    default:
-      /* planar and semi-planar: Y is plane 0 already */
-      err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (out, 0),
-          GST_VIDEO_FRAME_PLANE_STRIDE (out, 0),
-          GST_VIDEO_FRAME_PLANE_DATA (in, 0),
-          GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), GST_VIDEO_FRAME_WIDTH (in),
-          GST_VIDEO_FRAME_HEIGHT (in), cudaMemcpyDeviceToDevice, stream);
-      break;
-  }
-  if (!gst_cuda_fx_check (filter, err, "Extracting luma of a %dx%d %s frame",
-          GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
-          gst_video_format_to_string (format)))
+  if (!gst_cuda_fx_check (filter, cfx_luma_copy (out->comp[0], in->comp[0],
+              stream), "Extracting luma of a %dx%d %s frame",
+          GST_VIDEO_FRAME_WIDTH (&in->video),
+          GST_VIDEO_FRAME_HEIGHT (&in->video),
+          GST_VIDEO_INFO_NAME (&in->video.info)))
     return GST_FLOW_ERROR;
   return GST_FLOW_OK;
 }

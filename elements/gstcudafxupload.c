@@ -65,21 +65,13 @@ gst_cuda_fx_upload_transform_caps (GstBaseTransform * trans,
 }
 
 static gboolean
-caps_are_device (GstCaps * caps)
-{
-  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
-
-  return features && gst_caps_features_contains (features,
-      GST_CAPS_FEATURE_MEMORY_CUDA_FX);
-}
-
-static gboolean
 gst_cuda_fx_upload_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps,
     const GstVideoInfo * out_info)
 {
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
-      caps_are_device (incaps));
+      gst_cuda_fx_caps_have_feature (incaps,
+          GST_CAPS_FEATURE_MEMORY_CUDA_FX));
   return TRUE;
 }
 
@@ -101,7 +93,7 @@ gst_cuda_fx_upload_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps)
     return FALSE;
-  if (caps_are_device (caps))
+  if (gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX))
     return gst_cuda_fx_filter_propose_device_pool (GST_CUDA_FX_FILTER (trans),
         query, 2);
 
@@ -148,13 +140,16 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 {
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
   const GstVideoInfo *info = gst_cuda_fx_filter_get_in_info (filter);
-  cudaStream_t stream = gst_cuda_fx_filter_get_stream (filter);
   GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
-  GstVideoFrame in_frame, out_frame;
+  GstVideoFrame in;
+  GstCudaFxFrame out;
   cudaError_t err;
-  guint p;
 
-  if (!gst_video_frame_map (&in_frame, info, inbuf, GST_MAP_READ)) {
+  err = gst_cuda_fx_context_make_current (context);
+  if (!gst_cuda_fx_check (trans, err, "Making device %d current",
+          gst_cuda_fx_context_get_device_id (context)))
+    return GST_FLOW_ERROR;
+  if (!gst_video_frame_map (&in, info, inbuf, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (trans, STREAM, FORMAT, (NULL),
         ("Input buffer of %" G_GSIZE_FORMAT " bytes does not hold a %dx%d "
             "%s frame (%" G_GSIZE_FORMAT " bytes)", gst_buffer_get_size (inbuf),
@@ -162,32 +157,17 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
             GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_SIZE (info)));
     return GST_FLOW_ERROR;
   }
-  if (!gst_cuda_fx_filter_map_device_frame (filter, &out_frame,
+  if (!gst_cuda_fx_filter_map_frame (filter, &out,
           gst_cuda_fx_filter_get_out_info (filter), outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in_frame);
+    gst_video_frame_unmap (&in);
     return GST_FLOW_ERROR;
   }
-
-  err = gst_cuda_fx_context_make_current (context);
-  if (err == cudaSuccess)
-    err = gst_cuda_fx_buffer_begin_write (outbuf, stream);
-  for (p = 0; err == cudaSuccess && p < GST_VIDEO_FRAME_N_PLANES (&in_frame);
-      p++) {
-    gint rows = gst_cuda_fx_video_info_plane_height (info, p);
-    gsize row_bytes = MIN (GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, p),
-        GST_VIDEO_INFO_PLANE_STRIDE (info, p));
-
-    err = cudaMemcpy2DAsync (GST_VIDEO_FRAME_PLANE_DATA (&out_frame, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, p),
-        GST_VIDEO_FRAME_PLANE_DATA (&in_frame, p),
-        GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, p), row_bytes, rows,
-        cudaMemcpyHostToDevice, stream);
+  err = gst_cuda_fx_frame_upload (&out, &in);
+  if (!gst_cuda_fx_filter_unmap_frame (filter, &out)) {
+    gst_video_frame_unmap (&in);
+    return GST_FLOW_ERROR;
   }
-  if (err == cudaSuccess)
-    err = gst_cuda_fx_buffer_end_write (outbuf, stream);
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
-
+  gst_video_frame_unmap (&in);
   if (!gst_cuda_fx_check (trans, err, "Uploading a %dx%d %s frame",
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
           GST_VIDEO_INFO_NAME (info)))
@@ -196,8 +176,8 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   /* From pinned memory the copy is still running: keep the input alive
    * (out of its pool) until it is done, without waiting for it here. */
   if (host_memory_is_pinned (inbuf))
-    gst_cuda_fx_context_release_after (context, stream,
-        gst_buffer_ref (inbuf));
+    gst_cuda_fx_context_release_after (context,
+        gst_cuda_fx_filter_get_stream (filter), gst_buffer_ref (inbuf));
   return GST_FLOW_OK;
 }
 

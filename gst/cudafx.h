@@ -3,7 +3,11 @@
 #define __GST_CUDA_FX_H__
 
 #include <gst/gstcudafxcontext.h>
+#include <gst/gstcudafxplane.h>
 #include <gst/gstcudafxmemory.h>
+#include <gst/gstcudafxframe.h>
+#include <gst/gstcudafxhistory.h>
+#include <gst/gstcudafxcaps.h>
 #include <gst/gstcudafxbufferpool.h>
 #include <gst/gstcudafxhostmemory.h>
 #include <gst/gstcudafxfilter.h>

@@ -5,8 +5,10 @@
 #endif
 
 #include "gstcudafxcontext.h"
+#include "gstcudafx-private.h"
 
 #include <stdarg.h>
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_context_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_context_debug
@@ -28,6 +30,14 @@ struct _GstCudaFxContext
   gint sm_count;
 
   cudaStream_t transfer_stream;
+
+  /* Device frames come from a memory pool of the context's own, on
+   * streams that carry nothing else: an allocation waits for no one, a
+   * release only for the allocation's last users. NULL pool: the device
+   * has no memory pools, plain cudaMalloc/cudaFree. */
+  cudaMemPool_t mem_pool;
+  cudaStream_t alloc_stream;
+  cudaStream_t free_stream;
 
   GMutex event_lock;
   GQueue free_events;
@@ -79,6 +89,13 @@ gst_cuda_fx_context_finalize (GObject * object)
     cudaEventDestroy (event);
   if (self->transfer_stream)
     cudaStreamDestroy (self->transfer_stream);
+  if (self->alloc_stream)
+    cudaStreamDestroy (self->alloc_stream);
+  if (self->free_stream)
+    cudaStreamDestroy (self->free_stream);
+  /* every allocation holds a reference: none is left */
+  if (self->mem_pool)
+    cudaMemPoolDestroy (self->mem_pool);
   g_mutex_clear (&self->event_lock);
   g_free (self->device_name);
 
@@ -116,6 +133,47 @@ release_thread_func (gpointer data)
   }
   g_async_queue_unref (pending);
   return NULL;
+}
+
+/* A pool that keeps what is released (frames are reallocated at the same
+ * sizes all the time) and reuses a block only once its release is known
+ * to be complete, never by making one stream wait for another. */
+static cudaError_t
+create_mem_pool (GstCudaFxContext * self)
+{
+  struct cudaMemPoolProps props;
+  cudaMemPool_t pool;
+  guint64 keep = G_MAXUINT64;
+  gint supported = 0, no = 0;
+  cudaError_t err;
+
+  err = cudaDeviceGetAttribute (&supported, cudaDevAttrMemoryPoolsSupported,
+      self->device_id);
+  if (err != cudaSuccess || !supported) {
+    GST_INFO_OBJECT (self, "no memory pools on device %d: cudaMalloc per "
+        "frame allocation", self->device_id);
+    cudaGetLastError ();
+    return cudaSuccess;
+  }
+
+  memset (&props, 0, sizeof (props));
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = self->device_id;
+  err = cudaMemPoolCreate (&pool, &props);
+  if (err != cudaSuccess)
+    return err;
+  err = cudaMemPoolSetAttribute (pool, cudaMemPoolAttrReleaseThreshold,
+      &keep);
+  if (err == cudaSuccess)
+    err = cudaMemPoolSetAttribute (pool,
+        cudaMemPoolReuseAllowInternalDependencies, &no);
+  if (err != cudaSuccess) {
+    cudaMemPoolDestroy (pool);
+    return err;
+  }
+  self->mem_pool = pool;
+  return cudaSuccess;
 }
 
 static GstCudaFxContext *
@@ -169,10 +227,18 @@ context_new (gint device_id, GError ** error)
 
   err = cudaStreamCreateWithFlags (&self->transfer_stream,
       cudaStreamNonBlocking);
+  if (err == cudaSuccess)
+    err = cudaStreamCreateWithFlags (&self->alloc_stream,
+        cudaStreamNonBlocking);
+  if (err == cudaSuccess)
+    err = cudaStreamCreateWithFlags (&self->free_stream,
+        cudaStreamNonBlocking);
+  if (err == cudaSuccess)
+    err = create_mem_pool (self);
   if (err != cudaSuccess) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
-        "cudaStreamCreate on device %d failed: %s (%s)", device_id,
-        cudaGetErrorString (err), cudaGetErrorName (err));
+        "Creating streams and a memory pool on device %d failed: %s (%s)",
+        device_id, cudaGetErrorString (err), cudaGetErrorName (err));
     gst_object_unref (self);
     return NULL;
   }
@@ -254,6 +320,57 @@ cudaStream_t
 gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext * context)
 {
   return context->transfer_stream;
+}
+
+/* Internal: device memory for one allocation of gstcudafxmemory.c. With
+ * the pool the allocation is stream-ordered on a stream of its own and
+ * @sync records its completion as a write, so that the first user waits
+ * for it on the GPU. */
+cudaError_t
+gst_cuda_fx_context_alloc (GstCudaFxContext * context, gsize size,
+    gpointer * ptr, GstCudaFxSync * sync)
+{
+  cudaError_t err;
+
+  err = gst_cuda_fx_context_make_current (context);
+  if (err != cudaSuccess)
+    return err;
+  if (!context->mem_pool)
+    return cudaMalloc (ptr, size);
+
+  err = cudaMallocFromPoolAsync (ptr, size, context->mem_pool,
+      context->alloc_stream);
+  if (err == cudaSuccess) {
+    err = gst_cuda_fx_sync_end (sync, context->alloc_stream, TRUE);
+    if (err != cudaSuccess)
+      cudaFreeAsync (*ptr, context->alloc_stream);
+  }
+  return err;
+}
+
+/* Internal: releases @ptr once every user @sync knows of is done, without
+ * a host wait (cudaFree, without a pool, waits for the device). */
+void
+gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
+    GstCudaFxSync * sync)
+{
+  cudaError_t err;
+
+  gst_cuda_fx_context_make_current (context);
+  if (!context->mem_pool) {
+    cudaFree (ptr);
+    return;
+  }
+  err = gst_cuda_fx_sync_begin (sync, context->free_stream, TRUE);
+  if (err == cudaSuccess)
+    err = cudaFreeAsync (ptr, context->free_stream);
+  if (err != cudaSuccess) {
+    /* the device is lost or the stream is broken: nothing runs any more */
+    GST_ERROR_OBJECT (context, "releasing device memory failed: %s",
+        cudaGetErrorName (err));
+    cudaStreamSynchronize (context->free_stream);
+    cudaFree (ptr);
+  }
 }
 
 cudaEvent_t

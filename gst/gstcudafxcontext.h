@@ -37,7 +37,7 @@ void gst_cuda_fx_context_release_event (GstCudaFxContext * context,
 gboolean gst_cuda_fx_context_release_after (GstCudaFxContext * context,
     cudaStream_t stream, gpointer object);
 
-/* Stream for copies that serve CPU maps */
+/* Stream for copies that serve CPU maps and device copies of memory */
 cudaStream_t gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext *
     context);
 
@@ -63,6 +63,7 @@ typedef enum
   GST_CUDA_FX_ERROR_NO_DEVICE,
   GST_CUDA_FX_ERROR_DEVICE_ID,
   GST_CUDA_FX_ERROR_CUDA,
+  GST_CUDA_FX_ERROR_MEMORY,
 } GstCudaFxError;
 
 /* Posts GST_ELEMENT_ERROR naming the CUDA error and what was being done

@@ -1,4 +1,12 @@
-/* gst-cudafx: GstCudaFxFilter, the base class of every element. */
+/* gst-cudafx: GstCudaFxFilter, the base class of every element.
+ *
+ * Two routes from input to output, chosen by the class:
+ *   - process: GstBaseTransform's transform, one output per input, the
+ *     frames mapped around the call;
+ *   - process_window (temporal filters): submit_input_buffer pushes the
+ *     input into the history and renders every input that became ready
+ *     into a queue that generate_output empties; events that end a stream
+ *     drain the history and push the queue themselves. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -6,6 +14,8 @@
 #include "gstcudafxfilter.h"
 #include "gstcudafxmemory.h"
 #include "gstcudafxbufferpool.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_filter_debug
@@ -25,6 +35,10 @@ typedef struct
   cudaStream_t stream;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
+
+  /* temporal filters, with the stream lock */
+  GstCudaFxHistory *history;
+  GQueue outputs;               /* made, not yet pushed */
 } GstCudaFxFilterPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaFxFilter, gst_cuda_fx_filter,
@@ -69,6 +83,21 @@ gst_cuda_fx_filter_get_property (GObject * object, guint prop_id,
   }
 }
 
+static gboolean
+is_temporal (gpointer filter)
+{
+  return GST_CUDA_FX_FILTER_GET_CLASS (filter)->process_window != NULL;
+}
+
+static void
+clear_outputs (GstCudaFxFilterPrivate * priv)
+{
+  GstBuffer *buf;
+
+  while ((buf = g_queue_pop_head (&priv->outputs)))
+    gst_buffer_unref (buf);
+}
+
 static void
 gst_cuda_fx_filter_dispose (GObject * object)
 {
@@ -76,6 +105,18 @@ gst_cuda_fx_filter_dispose (GObject * object)
   gst_clear_object (&PRIV (object)->context);
 
   G_OBJECT_CLASS (gst_cuda_fx_filter_parent_class)->dispose (object);
+}
+
+static void
+gst_cuda_fx_filter_finalize (GObject * object)
+{
+  GstCudaFxFilterPrivate *priv = PRIV (object);
+
+  clear_outputs (priv);
+  if (priv->history)
+    gst_cuda_fx_history_free (priv->history);
+
+  G_OBJECT_CLASS (gst_cuda_fx_filter_parent_class)->finalize (object);
 }
 
 static void
@@ -89,6 +130,27 @@ gst_cuda_fx_filter_set_context (GstElement * element, GstContext * context)
       context);
 }
 
+/* Upstream's latency plus the history's look-ahead */
+static gboolean
+query_latency (GstBaseTransform * trans, GstQuery * query)
+{
+  GstClockTime min, max, extra;
+  gboolean live;
+
+  if (!gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query))
+    return FALSE;
+  gst_query_parse_latency (query, &live, &min, &max);
+  extra = PRIV (trans)->history ?
+      gst_cuda_fx_history_get_latency (PRIV (trans)->history) : 0;
+  GST_DEBUG_OBJECT (trans, "adding %" GST_TIME_FORMAT " of latency",
+      GST_TIME_ARGS (extra));
+  min += extra;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += extra;
+  gst_query_set_latency (query, live, min, max);
+  return TRUE;
+}
+
 static gboolean
 gst_cuda_fx_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
@@ -97,6 +159,10 @@ gst_cuda_fx_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       && gst_cuda_fx_handle_context_query (GST_ELEMENT_CAST (trans), query,
           PRIV (trans)->context))
     return TRUE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY
+      && direction == GST_PAD_SRC && is_temporal (trans)
+      && !gst_base_transform_is_passthrough (trans))
+    return query_latency (trans, query);
 
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)->query
       (trans, direction, query);
@@ -105,9 +171,15 @@ gst_cuda_fx_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 static gboolean
 gst_cuda_fx_filter_start (GstBaseTransform * trans)
 {
+  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
   GError *error = NULL;
   cudaError_t err;
+
+  if (klass->process_window && !priv->history) {
+    g_return_val_if_fail (klass->outputs_for != NULL, FALSE);
+    priv->history = gst_cuda_fx_history_new (klass->past, klass->future);
+  }
 
   if (!gst_cuda_fx_ensure_element_context (GST_ELEMENT_CAST (trans),
           priv->device_id, &priv->context, &error)) {
@@ -133,6 +205,10 @@ gst_cuda_fx_filter_stop (GstBaseTransform * trans)
 {
   GstCudaFxFilterPrivate *priv = PRIV (trans);
 
+  if (priv->history)
+    gst_cuda_fx_history_clear (priv->history);
+  clear_outputs (priv);
+
   if (priv->stream) {
     gst_cuda_fx_context_make_current (priv->context);
     /* queued work still completes; the stream goes once it has */
@@ -141,38 +217,6 @@ gst_cuda_fx_filter_stop (GstBaseTransform * trans)
   }
   gst_clear_object (&priv->context);
   return TRUE;
-}
-
-GstCaps *
-gst_cuda_fx_caps_set_features (const GstCaps * caps, const gchar * feature)
-{
-  GstCaps *ret = gst_caps_copy (caps);
-  guint i;
-
-  for (i = 0; i < gst_caps_get_size (ret); i++)
-    gst_caps_set_features (ret, i, gst_caps_features_new (feature, NULL));
-  return ret;
-}
-
-GstCaps *
-gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
-    gboolean keep)
-{
-  GstCaps *ret = gst_cuda_fx_caps_set_features (caps, feature);
-
-  return keep ? gst_caps_merge (ret, gst_caps_ref (caps)) : ret;
-}
-
-GstCaps *
-gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter)
-{
-  GstCaps *ret;
-
-  if (!filter)
-    return caps;
-  ret = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-  gst_caps_unref (caps);
-  return ret;
 }
 
 static GstCaps *
@@ -223,6 +267,8 @@ gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   priv->in_info = in_info;
   priv->out_info = out_info;
+  if (priv->history)
+    gst_cuda_fx_history_set_info (priv->history, &in_info, &out_info);
   return TRUE;
 }
 
@@ -359,8 +405,9 @@ gst_cuda_fx_filter_propose_allocation (GstBaseTransform * trans,
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
         ->propose_allocation (trans, decide_query, query);
 
+  /* the frames the history holds, and two in flight */
   return gst_cuda_fx_filter_propose_device_pool (GST_CUDA_FX_FILTER (trans),
-      query, klass->history + 2);
+      query, klass->past + klass->future + 2);
 }
 
 static gboolean
@@ -371,40 +418,59 @@ gst_cuda_fx_filter_decide_allocation (GstBaseTransform * trans,
       query);
 }
 
+/**
+ * gst_cuda_fx_filter_map_frame:
+ *
+ * Maps @buffer's frame for the element's stream, after checking that it is
+ * device memory of the element's device; posts an element error
+ * otherwise.
+ */
 gboolean
-gst_cuda_fx_filter_map_device_frame (GstCudaFxFilter * filter,
-    GstVideoFrame * frame, const GstVideoInfo * info, GstBuffer * buffer,
+gst_cuda_fx_filter_map_frame (GstCudaFxFilter * filter,
+    GstCudaFxFrame * frame, const GstVideoInfo * info, GstBuffer * buffer,
     GstMapFlags flags)
 {
   GstCudaFxFilterPrivate *priv = PRIV (filter);
-  GstMemory *mem;
-  gint mem_device, device = gst_cuda_fx_context_get_device_id (priv->context);
+  GError *error = NULL;
 
-  if (!gst_is_cuda_fx_buffer (buffer)) {
-    GST_ELEMENT_ERROR (filter, STREAM, FORMAT, (NULL),
-        ("Buffer %" GST_PTR_FORMAT " does not hold device memory (%s)",
-            buffer, GST_CUDA_FX_MEMORY_NAME));
-    return FALSE;
-  }
-  mem = gst_buffer_peek_memory (buffer, 0);
-  mem_device = gst_cuda_fx_context_get_device_id
-      (gst_cuda_fx_memory_get_context (mem));
-  if (mem_device != device) {
-    GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION,
-        ("A frame on CUDA device %d reached %s, which runs on device %d",
-            mem_device, GST_OBJECT_NAME (filter), device),
-        ("Elements of one chain must share a device (device-id)"));
-    return FALSE;
-  }
-  if (!gst_video_frame_map (frame, info, buffer, flags | GST_MAP_CUDA_FX)) {
-    GST_ELEMENT_ERROR (filter, STREAM, FORMAT, (NULL),
-        ("Buffer of %" G_GSIZE_FORMAT " bytes does not hold a %dx%d %s frame",
-            gst_buffer_get_size (buffer), GST_VIDEO_INFO_WIDTH (info),
-            GST_VIDEO_INFO_HEIGHT (info),
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info))));
-    return FALSE;
-  }
-  return TRUE;
+  if (gst_cuda_fx_frame_map (frame, info, buffer, flags, priv->context,
+          priv->stream, &error))
+    return TRUE;
+  if (g_error_matches (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID))
+    GST_ELEMENT_ERROR (filter, CORE, NEGOTIATION, ("%s", error->message),
+        ("%s runs on device %d", GST_OBJECT_NAME (filter),
+            gst_cuda_fx_context_get_device_id (priv->context)));
+  else if (g_error_matches (error, GST_CUDA_FX_ERROR,
+          GST_CUDA_FX_ERROR_CUDA))
+    GST_ELEMENT_ERROR (filter, RESOURCE, FAILED, ("%s", error->message),
+        (NULL));
+  else
+    GST_ELEMENT_ERROR (filter, STREAM, FORMAT, (NULL), ("%s",
+            error->message));
+  g_clear_error (&error);
+  return FALSE;
+}
+
+gboolean
+gst_cuda_fx_filter_unmap_frame (GstCudaFxFilter * filter,
+    GstCudaFxFrame * frame)
+{
+  return gst_cuda_fx_check (filter, gst_cuda_fx_frame_unmap (frame),
+      "Recording %s's use of a frame", GST_OBJECT_NAME (filter));
+}
+
+/* Padding bytes of packed rows follow the input when the format stays */
+static GstFlowReturn
+finish_output (GstCudaFxFilter * filter, GstCudaFxFrame * in,
+    GstCudaFxFrame * out)
+{
+  if (GST_VIDEO_FRAME_FORMAT (&in->video) !=
+      GST_VIDEO_FRAME_FORMAT (&out->video))
+    return GST_FLOW_OK;
+  if (!gst_cuda_fx_check (filter, gst_cuda_fx_frame_copy_padding (out, in),
+          "Copying the padding of packed rows"))
+    return GST_FLOW_ERROR;
+  return GST_FLOW_OK;
 }
 
 static GstFlowReturn
@@ -414,49 +480,39 @@ gst_cuda_fx_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
   GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
-  GstVideoFrame in_frame, out_frame;
+  GstCudaFxFrame in, out;
   GstFlowReturn ret;
-  cudaError_t err;
 
   if (!klass->process)
     return GST_FLOW_NOT_SUPPORTED;
-  if (!gst_cuda_fx_filter_map_device_frame (filter, &in_frame,
-          &priv->in_info, inbuf, GST_MAP_READ))
+  if (!gst_cuda_fx_check (trans, gst_cuda_fx_context_make_current
+          (priv->context), "Making device %d current",
+          gst_cuda_fx_context_get_device_id (priv->context)))
     return GST_FLOW_ERROR;
-  if (!gst_cuda_fx_filter_map_device_frame (filter, &out_frame,
-          &priv->out_info, outbuf, GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in_frame);
+  if (!gst_cuda_fx_filter_map_frame (filter, &in, &priv->in_info, inbuf,
+          GST_MAP_READ))
+    return GST_FLOW_ERROR;
+  if (!gst_cuda_fx_filter_map_frame (filter, &out, &priv->out_info, outbuf,
+          GST_MAP_WRITE)) {
+    gst_cuda_fx_filter_unmap_frame (filter, &in);
     return GST_FLOW_ERROR;
   }
 
-  err = gst_cuda_fx_context_make_current (priv->context);
-  if (err == cudaSuccess)
-    err = gst_cuda_fx_buffer_begin_read (inbuf, priv->stream);
-  if (err == cudaSuccess)
-    err = gst_cuda_fx_buffer_begin_write (outbuf, priv->stream);
-  if (!gst_cuda_fx_check (trans, err, "Ordering %s's stream after the "
-          "frames' last users", GST_OBJECT_NAME (trans))) {
+  ret = klass->process (filter, &in, &out, priv->stream);
+  if (ret == GST_FLOW_OK)
+    ret = finish_output (filter, &in, &out);
+
+  if (!gst_cuda_fx_filter_unmap_frame (filter, &out))
     ret = GST_FLOW_ERROR;
-    goto out;
-  }
-
-  ret = klass->process (filter, &in_frame, &out_frame, priv->stream);
-
-  err = gst_cuda_fx_buffer_end_read (inbuf, priv->stream);
-  if (err == cudaSuccess)
-    err = gst_cuda_fx_buffer_end_write (outbuf, priv->stream);
-  if (!gst_cuda_fx_check (trans, err, "Recording %s's frame events",
-          GST_OBJECT_NAME (trans)))
+  if (!gst_cuda_fx_filter_unmap_frame (filter, &in))
     ret = GST_FLOW_ERROR;
-
-out:
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
   return ret;
 }
 
-void
-gst_cuda_fx_filter_sync_values (GstCudaFxFilter * filter, GstBuffer * buf)
+/* Controlled properties take their value for @buf's stream time; nothing
+ * changes without a time segment or a timestamp */
+static void
+sync_values (GstCudaFxFilter * filter, GstBuffer * buf)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
   GstClockTime ts;
@@ -474,7 +530,239 @@ static void
 gst_cuda_fx_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buf)
 {
-  gst_cuda_fx_filter_sync_values (GST_CUDA_FX_FILTER (trans), buf);
+  /* temporal filters sync when they render an input, not when it comes */
+  if (!is_temporal (trans))
+    sync_values (GST_CUDA_FX_FILTER (trans), buf);
+}
+
+/* ---- temporal filters ----------------------------------------------- */
+
+/* Every output of the input @hw is about: maps the window's distinct
+ * buffers once, makes each output and queues it */
+static GstFlowReturn
+render_window (GstCudaFxFilter * filter, const GstCudaFxHistoryWindow * hw)
+{
+  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (filter);
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+  GstBuffer *input = hw->frames[hw->past];
+  GstCudaFxFrame frames[GST_CUDA_FX_HISTORY_MAX_WINDOW];
+  GstCudaFxWindow window;
+  guint i, j, n = hw->past + 1 + hw->future, mapped = 0;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  sync_values (filter, input);
+  if (!gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
+          (priv->context), "Making device %d current",
+          gst_cuda_fx_context_get_device_id (priv->context)))
+    return GST_FLOW_ERROR;
+
+  memset (&window, 0, sizeof (window));
+  window.past = hw->past;
+  window.future = hw->future;
+  window.n_before = hw->n_before;
+  window.n_after = hw->n_after;
+  window.n_outputs = hw->n_outputs;
+  /* the ends of the stream repeat a buffer: map it once (each map orders
+   * the stream and records a read) */
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < i && hw->frames[j] != hw->frames[i]; j++);
+    if (j < i) {
+      window.frames[i] = window.frames[j];
+      continue;
+    }
+    if (!gst_cuda_fx_filter_map_frame (filter, &frames[mapped],
+            &priv->in_info, hw->frames[i], GST_MAP_READ)) {
+      ret = GST_FLOW_ERROR;
+      goto out;
+    }
+    window.frames[i] = &frames[mapped++];
+  }
+
+  for (window.output = 0; window.output < hw->n_outputs
+      && ret == GST_FLOW_OK; window.output++) {
+    GstCudaFxFrame out;
+    GstBuffer *outbuf = NULL;
+
+    ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
+        ->prepare_output_buffer (GST_BASE_TRANSFORM (filter), input, &outbuf);
+    if (ret != GST_FLOW_OK)
+      break;
+    if (!gst_cuda_fx_filter_map_frame (filter, &out, &priv->out_info, outbuf,
+            GST_MAP_WRITE)) {
+      gst_buffer_unref (outbuf);
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    ret = klass->process_window (filter, &window, &out, priv->stream);
+    if (ret == GST_FLOW_OK)
+      ret = finish_output (filter, window.frames[hw->past], &out);
+    if (!gst_cuda_fx_filter_unmap_frame (filter, &out))
+      ret = GST_FLOW_ERROR;
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (outbuf);
+      break;
+    }
+    gst_cuda_fx_history_set_output_metadata (priv->history, hw, outbuf,
+        window.output);
+    g_queue_push_tail (&priv->outputs, outbuf);
+  }
+
+out:
+  while (mapped > 0)
+    if (!gst_cuda_fx_filter_unmap_frame (filter, &frames[--mapped]))
+      ret = GST_FLOW_ERROR;
+  return ret;
+}
+
+/* Makes the outputs of every input that is ready (@draining: of every
+ * input left, the last ones being their own neighbours) */
+static GstFlowReturn
+render_ready (GstCudaFxFilter * filter, gboolean draining)
+{
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+  GstCudaFxHistoryWindow hw;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  while (ret == GST_FLOW_OK && gst_cuda_fx_history_next (priv->history,
+          draining, &hw)) {
+    if (hw.n_outputs == 0)
+      g_queue_push_tail (&priv->outputs, gst_buffer_ref (hw.frames[hw.past]));
+    else
+      ret = render_window (filter, &hw);
+    /* a failed input still joins the past: the stream goes on after it */
+    gst_cuda_fx_history_advance (priv->history);
+  }
+  return ret;
+}
+
+/* The stream ends here (EOS, new caps or segment, a gap, a DISCONT):
+ * every input left goes out now, and the history starts anew */
+static GstFlowReturn
+drain (GstCudaFxFilter * filter)
+{
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+  GstFlowReturn ret;
+  GstBuffer *buf;
+
+  if (gst_cuda_fx_history_is_empty (priv->history)
+      && g_queue_is_empty (&priv->outputs)) {
+    gst_cuda_fx_history_clear (priv->history);
+    return GST_FLOW_OK;
+  }
+  GST_DEBUG_OBJECT (filter, "draining");
+  ret = render_ready (filter, TRUE);
+  gst_cuda_fx_history_clear (priv->history);
+  while ((buf = g_queue_pop_head (&priv->outputs))) {
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (filter), buf);
+    else
+      gst_buffer_unref (buf);
+  }
+  clear_outputs (priv);
+  return ret;
+}
+
+static GstFlowReturn
+gst_cuda_fx_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * input)
+{
+  GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
+  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
+  GstCudaFxFilterPrivate *priv = PRIV (trans);
+  GstFlowReturn ret;
+  GstBuffer *buf;
+
+  /* negotiation, QoS: the default; it leaves the buffer in queued_buf */
+  ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
+      ->submit_input_buffer (trans, is_discont, input);
+  if (ret != GST_FLOW_OK || !is_temporal (trans)
+      || gst_base_transform_is_passthrough (trans))
+    return ret;
+  buf = trans->queued_buf;
+  trans->queued_buf = NULL;
+  if (!buf)
+    return GST_FLOW_OK;         /* dropped for QoS */
+
+  /* a discontinuity ends one stream and starts another (is_discont stays
+   * set until something is pushed, so look at the buffer itself) */
+  if (GST_BUFFER_IS_DISCONT (buf) && (ret = drain (filter)) != GST_FLOW_OK) {
+    gst_buffer_unref (buf);
+    return ret;
+  }
+  gst_cuda_fx_history_push (priv->history, buf, klass->outputs_for (filter,
+          buf));
+  return render_ready (filter, FALSE);
+}
+
+static GstFlowReturn
+gst_cuda_fx_filter_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  if (!is_temporal (trans) || gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
+        ->generate_output (trans, outbuf);
+  *outbuf = g_queue_pop_head (&PRIV (trans)->outputs);
+  return GST_FLOW_OK;
+}
+
+/* Temporal filters: the history sets each output's metadata */
+static gboolean
+gst_cuda_fx_filter_copy_metadata (GstBaseTransform * trans,
+    GstBuffer * input, GstBuffer * outbuf)
+{
+  if (is_temporal (trans))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
+      ->copy_metadata (trans, input, outbuf);
+}
+
+static gboolean
+caps_change (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCaps *caps, *current;
+  gboolean changed;
+
+  gst_event_parse_caps (event, &caps);
+  current = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+  changed = current && !gst_caps_is_equal (caps, current);
+  gst_clear_caps (&current);
+  return changed;
+}
+
+static gboolean
+gst_cuda_fx_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
+
+  if (!is_temporal (trans))
+    goto done;
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_GAP:{
+      /* the pending outputs belong before the event */
+      GstFlowReturn ret = drain (filter);
+
+      if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING)
+        GST_INFO_OBJECT (trans, "draining before %s: %s",
+            GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+      break;
+    }
+    case GST_EVENT_CAPS:
+      if (caps_change (trans, event))
+        drain (filter);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      gst_cuda_fx_history_clear (PRIV (trans)->history);
+      clear_outputs (PRIV (trans));
+      break;
+    default:
+      break;
+  }
+done:
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
+      ->sink_event (trans, event);
 }
 
 static void
@@ -487,6 +775,7 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
   gobject_class->set_property = gst_cuda_fx_filter_set_property;
   gobject_class->get_property = gst_cuda_fx_filter_get_property;
   gobject_class->dispose = gst_cuda_fx_filter_dispose;
+  gobject_class->finalize = gst_cuda_fx_filter_finalize;
 
   g_object_class_install_property (gobject_class, PROP_DEVICE_ID,
       g_param_spec_int ("device-id", "Device ID",
@@ -509,6 +798,10 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
   trans_class->decide_allocation = gst_cuda_fx_filter_decide_allocation;
   trans_class->before_transform = gst_cuda_fx_filter_before_transform;
   trans_class->transform = gst_cuda_fx_filter_transform;
+  trans_class->submit_input_buffer = gst_cuda_fx_filter_submit_input_buffer;
+  trans_class->generate_output = gst_cuda_fx_filter_generate_output;
+  trans_class->copy_metadata = gst_cuda_fx_filter_copy_metadata;
+  trans_class->sink_event = gst_cuda_fx_filter_sink_event;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FX_FILTER, 0);
 
@@ -519,7 +812,10 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
 static void
 gst_cuda_fx_filter_init (GstCudaFxFilter * filter)
 {
-  PRIV (filter)->device_id = DEFAULT_DEVICE_ID;
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+
+  priv->device_id = DEFAULT_DEVICE_ID;
+  g_queue_init (&priv->outputs);
 }
 
 GstCudaFxContext *

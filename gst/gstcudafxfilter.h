@@ -1,5 +1,6 @@
 /* gst-cudafx: base class of every element. Context, stream, device-id,
- * caps features, allocation queries and the event protocol, done once. */
+ * caps features, allocation queries, frame access around process(), and
+ * for temporal filters the input history, done once. */
 #ifndef __GST_CUDA_FX_FILTER_H__
 #define __GST_CUDA_FX_FILTER_H__
 
@@ -8,26 +9,40 @@
 #include <cuda_runtime_api.h>
 
 #include "gstcudafxcontext.h"
+#include "gstcudafxframe.h"
+#include "gstcudafxhistory.h"
+#include "gstcudafxcaps.h"
 
 G_BEGIN_DECLS
-
-/* The formats every element handles */
-#define GST_CUDA_FX_FORMATS "{ UYVY, YUY2, I420, YV12, NV12, Y42B, Y444, GRAY8 }"
-
-#define GST_CUDA_FX_VIDEO_CAPS(formats) \
-  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CUDA_FX, formats)
 
 #define GST_TYPE_CUDA_FX_FILTER (gst_cuda_fx_filter_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstCudaFxFilter, gst_cuda_fx_filter, GST,
     CUDA_FX_FILTER, GstBaseTransform);
 
+/**
+ * GstCudaFxWindow:
+ * @frames: the input frames around the one being processed, mapped for
+ *   reading: frames[@past] is that input, frames[@past - i] the i-th
+ *   before it, frames[@past + i] the i-th after; where the stream has
+ *   fewer (at its start and end) the nearest one stands in
+ * @past: frames before (the class's past)
+ * @future: frames after (the class's future)
+ * @n_before: frames before that the stream really has
+ * @n_after: frames after that the stream really has
+ * @output: which output of the input this is, 0 .. @n_outputs - 1
+ * @n_outputs: outputs the input gives
+ */
+typedef struct
+{
+  GstCudaFxFrame *frames[GST_CUDA_FX_HISTORY_MAX_WINDOW];
+  guint past, future;
+  guint n_before, n_after;
+  guint output, n_outputs;
+} GstCudaFxWindow;
+
 struct _GstCudaFxFilterClass
 {
   GstBaseTransformClass parent_class;
-
-  /* Input frames the element keeps besides the one in flight (temporal
-   * filters); sizes the pool proposed upstream. */
-  guint history;
 
   /* New caps. Refuse what the element cannot process (return FALSE with a
    * GST_ELEMENT_ERROR or a warning saying why). Optional. */
@@ -35,11 +50,27 @@ struct _GstCudaFxFilterClass
       const GstVideoInfo * in_info, GstCaps * outcaps,
       const GstVideoInfo * out_info);
 
-  /* One frame: @in and @out are mapped with GST_MAP_CUDA_FX (device
-   * addresses) and the stream already waits for their last users. Enqueue
-   * the work on @stream; never wait on the host. */
-    GstFlowReturn (*process) (GstCudaFxFilter * filter, GstVideoFrame * in,
-      GstVideoFrame * out, cudaStream_t stream);
+  /* One frame: @in and @out are mapped for @stream, which already waits
+   * for their last users. Enqueue the work on @stream; never wait on the
+   * host. Bytes of packed rows outside the picture are copied from @in
+   * afterwards when the formats are equal. */
+    GstFlowReturn (*process) (GstCudaFxFilter * filter, GstCudaFxFrame * in,
+      GstCudaFxFrame * out, cudaStream_t stream);
+
+  /* Temporal filters set these instead of process: @past and @future input
+   * frames around the one processed (the look-ahead @future is reported
+   * as latency). The base class keeps the history (gstcudafxhistory.h):
+   * drains it at EOS, a caps change, a new segment, a gap or a DISCONT
+   * buffer, forgets it at a flush, and gives the outputs their
+   * timestamps, flags and metas. */
+  guint past, future;
+  /* How many outputs @input gives (0: it goes out as it is, and stays in
+   * the history as a neighbour). Required for temporal filters. */
+    guint (*outputs_for) (GstCudaFxFilter * filter, GstBuffer * input);
+  /* Output window->output of the input window->frames[window->past] */
+    GstFlowReturn (*process_window) (GstCudaFxFilter * filter,
+      const GstCudaFxWindow * window, GstCudaFxFrame * out,
+      cudaStream_t stream);
 };
 
 GstCudaFxContext *gst_cuda_fx_filter_get_context (GstCudaFxFilter * filter);
@@ -48,18 +79,14 @@ const GstVideoInfo *gst_cuda_fx_filter_get_in_info (GstCudaFxFilter * filter);
 const GstVideoInfo *gst_cuda_fx_filter_get_out_info (GstCudaFxFilter *
     filter);
 
-/* Controlled properties take their value for @buf's stream time; nothing
- * changes without a time segment or a timestamp. The default
- * before_transform calls it; a subclass that makes its outputs elsewhere
- * calls it before reading its properties for a frame. */
-void gst_cuda_fx_filter_sync_values (GstCudaFxFilter * filter,
-    GstBuffer * buf);
-
-/* Maps a device buffer's frame (device addresses) after checking that it is
- * device memory of this element's device; posts an error otherwise. */
-gboolean gst_cuda_fx_filter_map_device_frame (GstCudaFxFilter * filter,
-    GstVideoFrame * frame, const GstVideoInfo * info, GstBuffer * buffer,
+/* Maps a device buffer's frame for the element's stream
+ * (gst_cuda_fx_frame_map); posts an element error when it cannot */
+gboolean gst_cuda_fx_filter_map_frame (GstCudaFxFilter * filter,
+    GstCudaFxFrame * frame, const GstVideoInfo * info, GstBuffer * buffer,
     GstMapFlags flags);
+/* Unmaps it (recording the stream's use); posts an error if that fails */
+gboolean gst_cuda_fx_filter_unmap_frame (GstCudaFxFilter * filter,
+    GstCudaFxFrame * frame);
 
 /* Helpers for subclasses that override the allocation queries */
 GstBufferPool *gst_cuda_fx_filter_new_device_pool (GstCudaFxFilter * filter,
@@ -68,17 +95,6 @@ gboolean gst_cuda_fx_filter_propose_device_pool (GstCudaFxFilter * filter,
     GstQuery * query, guint min_buffers);
 gboolean gst_cuda_fx_filter_decide_device_pool (GstCudaFxFilter * filter,
     GstQuery * query);
-
-/* Caps helpers: the same caps with every structure's features replaced */
-GstCaps *gst_cuda_fx_caps_set_features (const GstCaps * caps,
-    const gchar * feature);
-/* @caps in memory @feature first, then (if @keep) @caps as they are, as
- * for an element that changes memory or passes through */
-GstCaps *gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
-    gboolean keep);
-/* Takes @caps; returns them intersected with @filter (if any), @filter's
- * order first, as transform_caps must */
-GstCaps *gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter);
 
 G_END_DECLS
 

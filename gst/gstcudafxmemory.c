@@ -1,33 +1,30 @@
-/* gst-cudafx: device memory, its allocator and the event protocol. */
+/* gst-cudafx: device memory and its allocator: pooled allocations, shares
+ * by reference, device copies, CPU maps through a pinned mirror. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstcudafxmemory.h"
+#include "gstcudafxframe.h"
+#include "gstcudafx-private.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_memory_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_memory_debug
-
-typedef struct
-{
-  cudaStream_t stream;
-  cudaEvent_t event;
-} ReadMark;
 
 struct _GstCudaFxMemory
 {
   GstMemory mem;
 
+  /* what follows is the root's: a shared memory (gst_memory_share, what
+   * gst_buffer_copy does) points at its root's allocation and events */
+  GstCudaFxMemory *root;
   GstCudaFxContext *context;
   guint8 *device;
   GstVideoInfo info;            /* device layout: pitched planes, stacked */
-
-  GMutex lock;
-  cudaEvent_t written;
-  gboolean has_written;
-  GArray *reads;                /* ReadMark, one per stream read since */
+  GstCudaFxSync *sync;
 
   /* CPU maps go through a pinned copy */
+  GMutex lock;
   guint8 *mirror;
   cudaEvent_t mirror_event;
   gint cpu_maps;
@@ -41,17 +38,6 @@ struct _GstCudaFxAllocator
 G_DEFINE_TYPE (GstCudaFxAllocator, gst_cuda_fx_allocator, GST_TYPE_ALLOCATOR);
 
 static GstAllocator *the_allocator;
-
-/* Rows of @plane of a frame of @info */
-gint
-gst_cuda_fx_video_info_plane_height (const GstVideoInfo * info, guint plane)
-{
-  gint comp[GST_VIDEO_MAX_COMPONENTS];
-
-  gst_video_format_info_component (info->finfo, plane, comp);
-  return GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp[0],
-      GST_VIDEO_INFO_HEIGHT (info));
-}
 
 /**
  * gst_cuda_fx_video_info_to_device:
@@ -87,119 +73,6 @@ gst_cuda_fx_video_info_to_device (const GstVideoInfo * info,
   return TRUE;
 }
 
-static ReadMark *
-find_read_mark (GstCudaFxMemory * self, cudaStream_t stream)
-{
-  guint i;
-
-  for (i = 0; i < self->reads->len; i++) {
-    ReadMark *mark = &g_array_index (self->reads, ReadMark, i);
-    if (mark->stream == stream)
-      return mark;
-  }
-  return NULL;
-}
-
-cudaError_t
-gst_cuda_fx_memory_begin_read (GstMemory * mem, cudaStream_t stream)
-{
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
-  cudaError_t err = cudaSuccess;
-
-  g_mutex_lock (&self->lock);
-  if (self->has_written)
-    err = cudaStreamWaitEvent (stream, self->written, 0);
-  g_mutex_unlock (&self->lock);
-  return err;
-}
-
-cudaError_t
-gst_cuda_fx_memory_end_read (GstMemory * mem, cudaStream_t stream)
-{
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
-  ReadMark *mark;
-  cudaError_t err;
-
-  g_mutex_lock (&self->lock);
-  mark = find_read_mark (self, stream);
-  if (!mark) {
-    ReadMark fresh = { stream,
-      gst_cuda_fx_context_acquire_event (self->context)
-    };
-    if (!fresh.event) {
-      g_mutex_unlock (&self->lock);
-      return cudaErrorMemoryAllocation;
-    }
-    g_array_append_val (self->reads, fresh);
-    mark = &g_array_index (self->reads, ReadMark, self->reads->len - 1);
-  }
-  err = cudaEventRecord (mark->event, stream);
-  g_mutex_unlock (&self->lock);
-  return err;
-}
-
-cudaError_t
-gst_cuda_fx_memory_begin_write (GstMemory * mem, cudaStream_t stream)
-{
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
-  cudaError_t err = cudaSuccess;
-  guint i;
-
-  g_mutex_lock (&self->lock);
-  if (self->has_written)
-    err = cudaStreamWaitEvent (stream, self->written, 0);
-  for (i = 0; err == cudaSuccess && i < self->reads->len; i++) {
-    ReadMark *mark = &g_array_index (self->reads, ReadMark, i);
-    if (mark->stream != stream)
-      err = cudaStreamWaitEvent (stream, mark->event, 0);
-  }
-  g_mutex_unlock (&self->lock);
-  return err;
-}
-
-static void
-clear_reads (GstCudaFxMemory * self)
-{
-  guint i;
-
-  for (i = 0; i < self->reads->len; i++)
-    gst_cuda_fx_context_release_event (self->context,
-        g_array_index (self->reads, ReadMark, i).event);
-  g_array_set_size (self->reads, 0);
-}
-
-cudaError_t
-gst_cuda_fx_memory_end_write (GstMemory * mem, cudaStream_t stream)
-{
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
-  cudaError_t err;
-
-  g_mutex_lock (&self->lock);
-  err = cudaEventRecord (self->written, stream);
-  if (err == cudaSuccess) {
-    self->has_written = TRUE;
-    /* every earlier read is ordered before this write by begin_write */
-    clear_reads (self);
-  }
-  g_mutex_unlock (&self->lock);
-  return err;
-}
-
-gboolean
-gst_cuda_fx_memory_write_pending (GstMemory * mem)
-{
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
-  gboolean pending;
-
-  g_mutex_lock (&self->lock);
-  pending = self->has_written
-      && cudaEventQuery (self->written) == cudaErrorNotReady;
-  g_mutex_unlock (&self->lock);
-  /* cudaErrorNotReady is not sticky, but clear it for later checks */
-  cudaGetLastError ();
-  return pending;
-}
-
 gboolean
 gst_is_cuda_fx_memory (GstMemory * mem)
 {
@@ -210,19 +83,26 @@ gst_is_cuda_fx_memory (GstMemory * mem)
 GstCudaFxContext *
 gst_cuda_fx_memory_get_context (GstMemory * mem)
 {
-  return ((GstCudaFxMemory *) mem)->context;
+  return ((GstCudaFxMemory *) mem)->root->context;
 }
 
 const GstVideoInfo *
 gst_cuda_fx_memory_get_video_info (GstMemory * mem)
 {
-  return &((GstCudaFxMemory *) mem)->info;
+  return &((GstCudaFxMemory *) mem)->root->info;
 }
 
+/* The start of the allocation (what a map adds mem->offset to) */
 gpointer
 gst_cuda_fx_memory_get_device_pointer (GstMemory * mem)
 {
-  return ((GstCudaFxMemory *) mem)->device;
+  return ((GstCudaFxMemory *) mem)->root->device;
+}
+
+GstCudaFxSync *
+gst_cuda_fx_memory_get_sync (GstMemory * mem)
+{
+  return ((GstCudaFxMemory *) mem)->root->sync;
 }
 
 gboolean
@@ -232,21 +112,6 @@ gst_is_cuda_fx_buffer (GstBuffer * buffer)
       && gst_is_cuda_fx_memory (gst_buffer_peek_memory (buffer, 0));
 }
 
-#define BUFFER_PROTOCOL(name) \
-cudaError_t \
-gst_cuda_fx_buffer_##name (GstBuffer * buffer, cudaStream_t stream) \
-{ \
-  g_return_val_if_fail (gst_is_cuda_fx_buffer (buffer), \
-      cudaErrorInvalidValue); \
-  return gst_cuda_fx_memory_##name (gst_buffer_peek_memory (buffer, 0), \
-      stream); \
-}
-
-BUFFER_PROTOCOL (begin_read);
-BUFFER_PROTOCOL (end_read);
-BUFFER_PROTOCOL (begin_write);
-BUFFER_PROTOCOL (end_write);
-
 /* ---- allocator ------------------------------------------------------- */
 
 static GstCudaFxMemory *
@@ -254,48 +119,40 @@ memory_new (GstCudaFxContext * context, const GstVideoInfo * device_info,
     GError ** error)
 {
   GstCudaFxMemory *self;
-  guint8 *device = NULL;
-  cudaEvent_t written = NULL;
+  GstCudaFxSync *sync = gst_cuda_fx_sync_new (context);
+  gpointer device = NULL;
   cudaError_t err;
   gsize size = MAX (device_info->size, 1);
 
-  err = gst_cuda_fx_context_make_current (context);
-  if (err == cudaSuccess)
-    err = cudaMalloc ((void **) &device, size);
+  err = gst_cuda_fx_context_alloc (context, size, &device, sync);
   if (err != cudaSuccess) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
         "cudaMalloc of %" G_GSIZE_FORMAT " bytes on device %d failed: %s (%s)",
         size, gst_cuda_fx_context_get_device_id (context),
         cudaGetErrorString (err), cudaGetErrorName (err));
-    return NULL;
-  }
-  err = cudaEventCreateWithFlags (&written, cudaEventDisableTiming);
-  if (err != cudaSuccess) {
-    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
-        "cudaEventCreate on device %d failed: %s (%s)",
-        gst_cuda_fx_context_get_device_id (context),
-        cudaGetErrorString (err), cudaGetErrorName (err));
-    cudaFree (device);
+    gst_cuda_fx_sync_free (sync);
     return NULL;
   }
 
   self = g_new0 (GstCudaFxMemory, 1);
-  gst_memory_init (GST_MEMORY_CAST (self), GST_MEMORY_FLAG_NO_SHARE,
-      gst_cuda_fx_allocator_get (), NULL, size, 0, 0, size);
-  /* gst_memory_init took its own reference to the allocator */
-  gst_object_unref (the_allocator);
+  gst_memory_init (GST_MEMORY_CAST (self), 0, the_allocator, NULL, size, 0,
+      0, size);
+  self->root = self;
   self->context = gst_object_ref (context);
   self->device = device;
   self->info = *device_info;
+  self->sync = sync;
   g_mutex_init (&self->lock);
-  self->written = written;
-  self->reads = g_array_new (FALSE, FALSE, sizeof (ReadMark));
   return self;
 }
 
 /**
  * gst_cuda_fx_allocator_alloc_video:
  * @info: the frame's video info (its format and size; strides are ignored)
+ *
+ * Device memory for one frame, from the context's memory pool: no
+ * device-wide synchronisation, and the first user's stream waits for the
+ * allocation on the GPU.
  *
  * Returns: (transfer full): device memory for one frame in the pitched
  * layout of gst_cuda_fx_video_info_to_device().
@@ -306,6 +163,7 @@ gst_cuda_fx_allocator_alloc_video (GstCudaFxContext * context,
 {
   GstVideoInfo device_info;
 
+  gst_object_unref (gst_cuda_fx_allocator_get ());      /* registered */
   if (!gst_cuda_fx_video_info_to_device (info, &device_info)) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
         "Cannot lay out a %s frame of %dx%d in device memory",
@@ -330,24 +188,28 @@ gst_cuda_fx_allocator_free (GstAllocator * allocator, GstMemory * mem)
 {
   GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
 
+  /* a share: GStreamer drops its reference to the root */
+  if (self->root != self) {
+    g_free (self);
+    return;
+  }
+
   gst_cuda_fx_context_make_current (self->context);
-  /* cudaFree waits for the device, so no queued work can still use it */
-  clear_reads (self);
-  g_array_unref (self->reads);
   if (self->mirror) {
-    cudaEventSynchronize (self->written);
+    cudaEventSynchronize (self->mirror_event);
     cudaFreeHost (self->mirror);
     cudaEventDestroy (self->mirror_event);
   }
-  cudaEventDestroy (self->written);
-  cudaFree (self->device);
+  /* released once its last reader and writer are done, on the GPU */
+  gst_cuda_fx_context_free (self->context, self->device, self->sync);
+  gst_cuda_fx_sync_free (self->sync);
   g_mutex_clear (&self->lock);
   gst_object_unref (self->context);
   g_free (self);
 }
 
 static gboolean
-download_mirror (GstCudaFxMemory * self, gsize size)
+download_mirror (GstCudaFxMemory * self)
 {
   cudaStream_t stream = gst_cuda_fx_context_get_transfer_stream (self->context);
   cudaError_t err;
@@ -360,11 +222,13 @@ download_mirror (GstCudaFxMemory * self, gsize size)
       err = cudaEventCreateWithFlags (&self->mirror_event,
           cudaEventDisableTiming);
   }
-  if (err == cudaSuccess && self->has_written)
-    err = cudaStreamWaitEvent (stream, self->written, 0);
   if (err == cudaSuccess)
-    err = cudaMemcpyAsync (self->mirror, self->device, size,
+    err = gst_cuda_fx_sync_begin (self->sync, stream, FALSE);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync (self->mirror, self->device, self->mem.maxsize,
         cudaMemcpyDeviceToHost, stream);
+  if (err == cudaSuccess)
+    err = gst_cuda_fx_sync_end (self->sync, stream, FALSE);
   if (err == cudaSuccess)
     err = cudaEventRecord (self->mirror_event, stream);
   /* The CPU must see the bytes: wait for this copy alone */
@@ -379,30 +243,27 @@ download_mirror (GstCudaFxMemory * self, gsize size)
 }
 
 static gboolean
-upload_mirror (GstCudaFxMemory * self, gsize size)
+upload_mirror (GstCudaFxMemory * self)
 {
   cudaStream_t stream = gst_cuda_fx_context_get_transfer_stream (self->context);
   cudaError_t err;
-  guint i;
 
   err = gst_cuda_fx_context_make_current (self->context);
-  if (err == cudaSuccess && self->has_written)
-    err = cudaStreamWaitEvent (stream, self->written, 0);
-  for (i = 0; err == cudaSuccess && i < self->reads->len; i++)
-    err = cudaStreamWaitEvent (stream,
-        g_array_index (self->reads, ReadMark, i).event, 0);
   if (err == cudaSuccess)
-    err = cudaMemcpyAsync (self->device, self->mirror, size,
+    err = gst_cuda_fx_sync_begin (self->sync, stream, TRUE);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync (self->device, self->mirror, self->mem.maxsize,
         cudaMemcpyHostToDevice, stream);
   if (err == cudaSuccess)
-    err = cudaEventRecord (self->written, stream);
+    err = gst_cuda_fx_sync_end (self->sync, stream, TRUE);
+  /* the mirror may be mapped and written again before the copy is done */
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (stream);
   if (err != cudaSuccess) {
     GST_ERROR ("Writing a CPU map back to the device failed: %s (%s)",
         cudaGetErrorString (err), cudaGetErrorName (err));
     return FALSE;
   }
-  self->has_written = TRUE;
-  clear_reads (self);
   return TRUE;
 }
 
@@ -410,14 +271,14 @@ static gpointer
 gst_cuda_fx_memory_map_full (GstMemory * mem, GstMapInfo * info,
     gsize maxsize)
 {
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
+  GstCudaFxMemory *self = ((GstCudaFxMemory *) mem)->root;
   gpointer ret = NULL;
 
   if (info->flags & GST_MAP_CUDA_FX)
     return self->device;
 
   g_mutex_lock (&self->lock);
-  if (self->cpu_maps > 0 || download_mirror (self, maxsize)) {
+  if (self->cpu_maps > 0 || download_mirror (self)) {
     self->cpu_maps++;
     ret = self->mirror;
   }
@@ -428,22 +289,25 @@ gst_cuda_fx_memory_map_full (GstMemory * mem, GstMapInfo * info,
 static void
 gst_cuda_fx_memory_unmap_full (GstMemory * mem, GstMapInfo * info)
 {
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
+  GstCudaFxMemory *self = ((GstCudaFxMemory *) mem)->root;
 
   if (info->flags & GST_MAP_CUDA_FX)
     return;
 
   g_mutex_lock (&self->lock);
   if (info->flags & GST_MAP_WRITE)
-    upload_mirror (self, mem->maxsize);
+    upload_mirror (self);
   self->cpu_maps--;
   g_mutex_unlock (&self->lock);
 }
 
+/* A real copy (gst_buffer_map for writing of a shared memory, a deep
+ * gst_buffer_copy): pooled device memory and a device-to-device copy,
+ * ordered by the event protocol, no host wait. */
 static GstMemory *
 gst_cuda_fx_memory_copy (GstMemory * mem, gssize offset, gssize size)
 {
-  GstCudaFxMemory *self = (GstCudaFxMemory *) mem;
+  GstCudaFxMemory *self = ((GstCudaFxMemory *) mem)->root;
   GstCudaFxMemory *copy;
   cudaStream_t stream = gst_cuda_fx_context_get_transfer_stream (self->context);
   cudaError_t err;
@@ -456,14 +320,16 @@ gst_cuda_fx_memory_copy (GstMemory * mem, gssize offset, gssize size)
     g_clear_error (&error);
     return NULL;
   }
-  err = gst_cuda_fx_memory_begin_read (mem, stream);
+  err = gst_cuda_fx_sync_begin (self->sync, stream, FALSE);
   if (err == cudaSuccess)
-    err = cudaMemcpyAsync (copy->device, self->device, mem->maxsize,
+    err = gst_cuda_fx_sync_begin (copy->sync, stream, TRUE);
+  if (err == cudaSuccess)
+    err = cudaMemcpyAsync (copy->device, self->device, self->mem.maxsize,
         cudaMemcpyDeviceToDevice, stream);
   if (err == cudaSuccess)
-    err = gst_cuda_fx_memory_end_read (mem, stream);
+    err = gst_cuda_fx_sync_end (self->sync, stream, FALSE);
   if (err == cudaSuccess)
-    err = gst_cuda_fx_memory_end_write (GST_MEMORY_CAST (copy), stream);
+    err = gst_cuda_fx_sync_end (copy->sync, stream, TRUE);
   if (err != cudaSuccess) {
     GST_ERROR ("device copy failed: %s", cudaGetErrorName (err));
     gst_memory_unref (GST_MEMORY_CAST (copy));
@@ -474,10 +340,22 @@ gst_cuda_fx_memory_copy (GstMemory * mem, gssize offset, gssize size)
   return GST_MEMORY_CAST (copy);
 }
 
+/* A share is a reference: the same allocation, events and layout, and
+ * read-only (a write to it goes through a copy, as for system memory) */
 static GstMemory *
 gst_cuda_fx_memory_share (GstMemory * mem, gssize offset, gssize size)
 {
-  return NULL;
+  GstCudaFxMemory *self = (GstCudaFxMemory *) mem, *share;
+
+  if (size == -1)
+    size = mem->size - offset;
+  share = g_new0 (GstCudaFxMemory, 1);
+  gst_memory_init (GST_MEMORY_CAST (share),
+      GST_MINI_OBJECT_FLAGS (mem) | GST_MINI_OBJECT_FLAG_LOCK_READONLY,
+      mem->allocator, GST_MEMORY_CAST (self->root), mem->maxsize, mem->align,
+      mem->offset + offset, size);
+  share->root = self->root;
+  return GST_MEMORY_CAST (share);
 }
 
 static void

@@ -1,6 +1,7 @@
-/* gst-cudafx: device memory. One pitched allocation per video frame, with
- * the written/read event protocol that lets elements on different CUDA
- * streams share frames without the host waiting. */
+/* gst-cudafx: device memory. One pitched allocation per video frame, from
+ * the context's memory pool. Shared (gst_buffer_copy) by reference, copied
+ * (a write to a shared one) on the GPU; the frame layer
+ * (gstcudafxframe.h) orders its users. */
 #ifndef __GST_CUDA_FX_MEMORY_H__
 #define __GST_CUDA_FX_MEMORY_H__
 
@@ -29,8 +30,6 @@ G_DECLARE_FINAL_TYPE (GstCudaFxAllocator, gst_cuda_fx_allocator, GST,
 
 GstAllocator *gst_cuda_fx_allocator_get (void);
 
-gint gst_cuda_fx_video_info_plane_height (const GstVideoInfo * info,
-    guint plane);
 gboolean gst_cuda_fx_video_info_to_device (const GstVideoInfo * info,
     GstVideoInfo * device_info);
 
@@ -43,33 +42,9 @@ GstCudaFxContext *gst_cuda_fx_memory_get_context (GstMemory * mem);
 const GstVideoInfo *gst_cuda_fx_memory_get_video_info (GstMemory * mem);
 gpointer gst_cuda_fx_memory_get_device_pointer (GstMemory * mem);
 
-/* The synchronisation protocol. A reader: begin_read (its stream waits for
- * the last writer), enqueue the reads, end_read (records its read event).
- * A writer: begin_write (waits for the last writer and every reader since),
- * enqueue the writes, end_write. None of these blocks the host. */
-cudaError_t gst_cuda_fx_memory_begin_read (GstMemory * mem,
-    cudaStream_t stream);
-cudaError_t gst_cuda_fx_memory_end_read (GstMemory * mem,
-    cudaStream_t stream);
-cudaError_t gst_cuda_fx_memory_begin_write (GstMemory * mem,
-    cudaStream_t stream);
-cudaError_t gst_cuda_fx_memory_end_write (GstMemory * mem,
-    cudaStream_t stream);
-
-/* TRUE while the last write enqueued on the memory has not completed on
- * the GPU (never waits) */
-gboolean gst_cuda_fx_memory_write_pending (GstMemory * mem);
-
-/* Device buffers hold exactly one such memory */
+/* Device buffers hold exactly one such memory; reach their frames with
+ * gst_cuda_fx_frame_map() (gstcudafxframe.h), which orders the streams */
 gboolean gst_is_cuda_fx_buffer (GstBuffer * buffer);
-cudaError_t gst_cuda_fx_buffer_begin_read (GstBuffer * buffer,
-    cudaStream_t stream);
-cudaError_t gst_cuda_fx_buffer_end_read (GstBuffer * buffer,
-    cudaStream_t stream);
-cudaError_t gst_cuda_fx_buffer_begin_write (GstBuffer * buffer,
-    cudaStream_t stream);
-cudaError_t gst_cuda_fx_buffer_end_write (GstBuffer * buffer,
-    cudaStream_t stream);
 
 G_END_DECLS
 

@@ -401,7 +401,7 @@ static void
 launch_luma (int set, void *data)
 {
   LumaData *d = data;
-  cfx_luma_from_packed422 (d->dst[set], d->src[set], 0, 0);
+  cfx_luma_copy (d->dst[set], d->src[set], 0);
 }
 
 static void
@@ -420,19 +420,22 @@ section_luma (void)
     double t;
 
     for (i = 0; i < sets; i++) {
+      /* UYVY's luma: every second byte from byte 1 */
+      CfxPlane y = { NULL, sp, w, h, 1, 8, 0, 2, 1 };
+      CfxPlane gray = { NULL, dp, w, h, 1, 8, 0, 1, 0 };
+
+      d->src[i] = y;
+      d->dst[i] = gray;
       CHECK (cudaMalloc ((void **) &d->src[i].data, (size_t) sp * h));
       CHECK (cudaMalloc ((void **) &d->dst[i].data, (size_t) dp * h));
       CHECK (cudaMemset (d->src[i].data, i + 1, (size_t) sp * h));
-      d->src[i].pitch = sp;
-      d->dst[i].pitch = dp;
-      d->src[i].width = d->dst[i].width = w;
-      d->src[i].height = d->dst[i].height = h;
+      d->src[i].data += 1;
     }
     t = bench_time_kernel (launch_luma, d, sets);
     bench_print_kernel_row (names[s], t, 3.0 * w * h);
     bench_copy_row ("  cudaMemcpy D2D, same bytes", 3.0 * w * h);
     for (i = 0; i < sets; i++) {
-      cudaFree (d->src[i].data);
+      cudaFree (d->src[i].data - 1);
       cudaFree (d->dst[i].data);
     }
     g_free (d);
@@ -624,6 +627,46 @@ section_pipelines (void)
   }
 }
 
+/* ---- sharing device buffers ---------------------------------------------- */
+
+/* imagefreeze copies its buffer for every output (gst_buffer_copy): what a
+ * copy of a device buffer costs next to one of system memory */
+static void
+section_sharing (void)
+{
+  const char *kinds[][2] = {
+    {"640x360 GRAY8", "format=GRAY8,width=640,height=360"},
+    {"1080p I420", "format=I420,width=1920,height=1080"},
+    {"4K UYVY", "format=UYVY,width=3840,height=2160"},
+  };
+  int n = bench_reps (20000);
+  guint k;
+
+  printf ("\n## Copies of device buffers: imagefreeze num-buffers=%d ! "
+      "fakesink, us per buffer\n\n", n);
+  printf ("| frames | system memory | device memory | difference |\n"
+      "|---|---|---|---|\n");
+  for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
+    gchar *sys = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+        "video/x-raw,%s,framerate=30/1 ! imagefreeze num-buffers=%d ! "
+        "fakesink name=sink", kinds[k][1], n);
+    gchar *dev = g_strdup_printf ("videotestsrc num-buffers=1 ! "
+        "video/x-raw,%s,framerate=30/1 ! cudafxupload ! imagefreeze "
+        "num-buffers=%d ! fakesink name=sink", kinds[k][1], n);
+    double f_sys = bench_pipeline_fps (sys), f_dev = bench_pipeline_fps (dev);
+
+    if (f_sys > 0 && f_dev > 0)
+      printf ("| %s | %.2f | %.2f | %+.2f |\n", kinds[k][0], 1e6 / f_sys,
+          1e6 / f_dev, 1e6 / f_dev - 1e6 / f_sys);
+    else
+      printf ("| %s | (did not run: imagefreeze missing?) | | |\n",
+          kinds[k][0]);
+    fflush (stdout);
+    g_free (sys);
+    g_free (dev);
+  }
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static const struct
@@ -635,6 +678,7 @@ static const struct
   {"transfer", section_transfer},
   {"luma", section_luma},
   {"pipelines", section_pipelines},
+  {"sharing", section_sharing},
   {"blur", bench_section_blur},
   {"deinterlace", bench_section_deinterlace},
   {"degrain", bench_section_degrain},

@@ -418,7 +418,7 @@ upload_src_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   gint now = g_atomic_int_add (&in_flight, 1) + 1;
 
   /* a copy still running when the frame leaves cudaupload: it did not wait */
-  if (gst_cuda_fx_memory_write_pending (gst_buffer_peek_memory (buf, 0)))
+  if (gst_cuda_fx_buffer_write_pending (buf))
     g_atomic_int_inc (&left_pending);
   g_atomic_int_inc (&left_total);
   if (now > g_atomic_int_get (&max_in_flight))

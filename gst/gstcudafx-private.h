@@ -1,0 +1,43 @@
+/* gst-cudafx: declarations shared between the files of libgstcudafx-1.0
+ * only (not installed). */
+#ifndef __GST_CUDA_FX_PRIVATE_H__
+#define __GST_CUDA_FX_PRIVATE_H__
+
+#include "gstcudafxcontext.h"
+
+G_BEGIN_DECLS
+
+/* The event protocol of one device allocation (gstcudafxframe.c):
+ *   - written: recorded by the last writer on its stream;
+ *   - reads: one event per stream that read it since, recorded there.
+ * A reader's stream waits for written; a writer's stream waits for
+ * written and every read. Waits are cudaStreamWaitEvent: the host never
+ * blocks. */
+typedef struct _GstCudaFxSync GstCudaFxSync;
+
+GstCudaFxSync *gst_cuda_fx_sync_new (GstCudaFxContext * context);
+void gst_cuda_fx_sync_free (GstCudaFxSync * sync);
+
+/* Orders @stream after the last writer (and, @write, every reader) */
+cudaError_t gst_cuda_fx_sync_begin (GstCudaFxSync * sync, cudaStream_t stream,
+    gboolean write);
+/* Records @stream's read, or its write (which supersedes every read) */
+cudaError_t gst_cuda_fx_sync_end (GstCudaFxSync * sync, cudaStream_t stream,
+    gboolean write);
+gboolean gst_cuda_fx_sync_write_pending (GstCudaFxSync * sync);
+
+/* Device memory internals (gstcudafxmemory.c) */
+GstCudaFxSync *gst_cuda_fx_memory_get_sync (GstMemory * mem);
+
+/* Device allocations of a context (gstcudafxcontext.c): stream-ordered,
+ * from the context's memory pool, never a device-wide wait. The memory is
+ * ready once @ready (recorded by alloc) has completed; free releases it
+ * after the work @sync orders. */
+cudaError_t gst_cuda_fx_context_alloc (GstCudaFxContext * context,
+    gsize size, gpointer * ptr, GstCudaFxSync * sync);
+void gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
+    GstCudaFxSync * sync);
+
+G_END_DECLS
+
+#endif

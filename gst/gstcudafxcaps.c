@@ -1,0 +1,201 @@
+/* gst-cudafx: caps helpers shared by the elements. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxcaps.h"
+
+#include <string.h>
+
+GstCaps *
+gst_cuda_fx_caps_set_features (const GstCaps * caps, const gchar * feature)
+{
+  GstCaps *ret = gst_caps_copy (caps);
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (ret); i++)
+    gst_caps_set_features (ret, i, gst_caps_features_new (feature, NULL));
+  return ret;
+}
+
+GstCaps *
+gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
+    gboolean keep)
+{
+  GstCaps *ret = gst_cuda_fx_caps_set_features (caps, feature);
+
+  return keep ? gst_caps_merge (ret, gst_caps_ref (caps)) : ret;
+}
+
+GstCaps *
+gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter)
+{
+  GstCaps *ret;
+
+  if (!filter)
+    return caps;
+  ret = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  gst_caps_unref (caps);
+  return ret;
+}
+
+gboolean
+gst_cuda_fx_caps_have_feature (GstCaps * caps, const gchar * feature)
+{
+  GstCapsFeatures *features = gst_caps_get_features (caps, 0);
+
+  return features && gst_caps_features_contains (features, feature);
+}
+
+/* ---- frame rates and interlace modes ---------------------------------- */
+
+/* n/d * num/den into @rn/@rd; FALSE on overflow */
+static gboolean
+scale_fraction (gint n, gint d, gint num, gint den, gint * rn, gint * rd)
+{
+  if (n == 0) {
+    *rn = 0;                    /* variable rate stays variable */
+    *rd = 1;
+    return TRUE;
+  }
+  return gst_util_fraction_multiply (n, d, num, den, rn, rd);
+}
+
+/* Multiplies (num/den) every fraction in @value (fraction, range, list).
+ * A fixed rate that does not fit a fraction is dropped (FALSE); a range
+ * saturates: doubling [0, 2147483647/1] (the templates' range) gives
+ * [0, 2147483647/1], not nothing. */
+static gboolean
+scale_framerate (GValue * value, gint num, gint den)
+{
+  if (G_VALUE_HOLDS (value, GST_TYPE_FRACTION)) {
+    gint rn, rd;
+
+    if (!scale_fraction (gst_value_get_fraction_numerator (value),
+            gst_value_get_fraction_denominator (value), num, den, &rn, &rd))
+      return FALSE;
+    gst_value_set_fraction (value, rn, rd);
+    return TRUE;
+  }
+  if (G_VALUE_HOLDS (value, GST_TYPE_FRACTION_RANGE)) {
+    const GValue *lo = gst_value_get_fraction_range_min (value);
+    const GValue *hi = gst_value_get_fraction_range_max (value);
+    gint ln, ld, hn, hd;
+
+    if (!scale_fraction (gst_value_get_fraction_numerator (hi),
+            gst_value_get_fraction_denominator (hi), num, den, &hn, &hd)) {
+      /* past the largest fraction when multiplying, below the smallest
+       * when dividing */
+      hn = num > den ? G_MAXINT : 1;
+      hd = num > den ? 1 : G_MAXINT;
+    }
+    if (!scale_fraction (gst_value_get_fraction_numerator (lo),
+            gst_value_get_fraction_denominator (lo), num, den, &ln, &ld)) {
+      if (num > den)
+        return FALSE;           /* the whole range is too fast */
+      ln = 0;
+      ld = 1;
+    }
+    if (gst_util_fraction_compare (ln, ld, hn, hd) >= 0) {
+      g_value_unset (value);
+      g_value_init (value, GST_TYPE_FRACTION);
+      gst_value_set_fraction (value, hn, hd);
+    } else {
+      gst_value_set_fraction_range_full (value, ln, ld, hn, hd);
+    }
+    return TRUE;
+  }
+  if (GST_VALUE_HOLDS_LIST (value)) {
+    GValue list = G_VALUE_INIT;
+    guint i;
+
+    g_value_init (&list, GST_TYPE_LIST);
+    for (i = 0; i < gst_value_list_get_size (value); i++) {
+      GValue v = G_VALUE_INIT;
+
+      gst_value_init_and_copy (&v, gst_value_list_get_value (value, i));
+      if (scale_framerate (&v, num, den))
+        gst_value_list_append_and_take_value (&list, &v);
+      else
+        g_value_unset (&v);
+    }
+    g_value_unset (value);
+    *value = list;
+    return gst_value_list_get_size (value) > 0;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_cuda_fx_structure_scale_framerate (GstStructure * s, gint num,
+    gint den)
+{
+  const GValue *fr = gst_structure_get_value (s, "framerate");
+  GValue v = G_VALUE_INIT;
+  gboolean ok;
+
+  if (!fr)
+    return TRUE;
+  gst_value_init_and_copy (&v, fr);
+  ok = scale_framerate (&v, num, den);
+  if (ok)
+    gst_structure_take_value (s, "framerate", &v);
+  else
+    g_value_unset (&v);
+  return ok;
+}
+
+static gboolean
+field_is_fixed (GQuark field, const GValue * value, gpointer user_data)
+{
+  return gst_value_is_fixed (value);
+}
+
+static gboolean
+structure_is_fixed (const GstStructure * s)
+{
+  return gst_structure_foreach (s, field_is_fixed, NULL);
+}
+
+gboolean
+gst_cuda_fx_structure_interlace_mode_possible (const GstStructure * s,
+    const gchar * mode)
+{
+  const GValue *v = gst_structure_get_value (s, "interlace-mode");
+  guint i;
+
+  if (!v)
+    return !structure_is_fixed (s) || strcmp (mode, "progressive") == 0;
+  if (G_VALUE_HOLDS_STRING (v))
+    return strcmp (g_value_get_string (v), mode) == 0;
+  if (GST_VALUE_HOLDS_LIST (v)) {
+    for (i = 0; i < gst_value_list_get_size (v); i++) {
+      const GValue *m = gst_value_list_get_value (v, i);
+      if (G_VALUE_HOLDS_STRING (m) && strcmp (g_value_get_string (m),
+              mode) == 0)
+        return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+void
+gst_cuda_fx_structure_set_interlace_modes (GstStructure * s,
+    const gchar * const *modes)
+{
+  GValue list = G_VALUE_INIT;
+
+  if (!modes[1]) {
+    gst_structure_set (s, "interlace-mode", G_TYPE_STRING, modes[0], NULL);
+    return;
+  }
+  g_value_init (&list, GST_TYPE_LIST);
+  for (; *modes; modes++) {
+    GValue v = G_VALUE_INIT;
+    g_value_init (&v, G_TYPE_STRING);
+    g_value_set_string (&v, *modes);
+    gst_value_list_append_and_take_value (&list, &v);
+  }
+  gst_structure_take_value (s, "interlace-mode", &list);
+}
+

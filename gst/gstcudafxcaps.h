@@ -1,0 +1,48 @@
+/* gst-cudafx: caps of the elements. The formats they handle, the caps
+ * feature of device memory, and the transforms elements apply to caps
+ * (features, frame rates, interlace modes). */
+#ifndef __GST_CUDA_FX_CAPS_H__
+#define __GST_CUDA_FX_CAPS_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+
+#include "gstcudafxcontext.h"
+
+G_BEGIN_DECLS
+
+/* The formats every element handles */
+#define GST_CUDA_FX_FORMATS "{ UYVY, YUY2, I420, YV12, NV12, Y42B, Y444, GRAY8 }"
+
+#define GST_CUDA_FX_VIDEO_CAPS(formats) \
+  GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CUDA_FX, formats)
+
+/* The same caps with every structure's features replaced */
+GstCaps *gst_cuda_fx_caps_set_features (const GstCaps * caps,
+    const gchar * feature);
+/* @caps in memory @feature first, then (if @keep) @caps as they are, as
+ * for an element that changes memory or passes through */
+GstCaps *gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
+    gboolean keep);
+/* Takes @caps; returns them intersected with @filter (if any), @filter's
+ * order first, as transform_caps must */
+GstCaps *gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter);
+/* Whether fixed caps @caps carry @feature */
+gboolean gst_cuda_fx_caps_have_feature (GstCaps * caps, const gchar * feature);
+
+/* Multiplies the structure's frame rate (fixed, range or list) by
+ * @num/@den. A fixed rate that no fraction holds is dropped (FALSE);
+ * ranges saturate. Variable rate (0/1) stays variable. */
+gboolean gst_cuda_fx_structure_scale_framerate (GstStructure * s, gint num,
+    gint den);
+/* Whether the structure's interlace-mode can be @mode: a fixed structure
+ * without the field is progressive, an unfixed one may be anything */
+gboolean gst_cuda_fx_structure_interlace_mode_possible (const GstStructure *
+    s, const gchar * mode);
+/* Sets interlace-mode to one of @modes (NULL-terminated) */
+void gst_cuda_fx_structure_set_interlace_modes (GstStructure * s,
+    const gchar * const *modes);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,435 @@
+/* gst-cudafx: frame access. The event protocol that orders the CUDA
+ * streams of every user of a device allocation, the mapping of a device
+ * buffer to the component descriptions the kernels take, and the copies
+ * between frames. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxframe.h"
+#include "gstcudafxmemory.h"
+#include "gstcudafx-private.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_frame_debug);
+#define GST_CAT_DEFAULT gst_cuda_fx_frame_debug
+
+static void
+init_debug (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_frame_debug, "cudafxframe", 0,
+        "gst-cudafx frame access");
+    g_once_init_leave (&once, 1);
+  }
+}
+
+/* ---- the event protocol ---------------------------------------------- */
+
+typedef struct
+{
+  cudaStream_t stream;
+  cudaEvent_t event;
+} ReadMark;
+
+struct _GstCudaFxSync
+{
+  GstCudaFxContext *context;
+  GMutex lock;
+  cudaEvent_t written;          /* NULL until the first write */
+  GArray *reads;                /* ReadMark: one per stream read since */
+};
+
+GstCudaFxSync *
+gst_cuda_fx_sync_new (GstCudaFxContext * context)
+{
+  GstCudaFxSync *sync = g_new0 (GstCudaFxSync, 1);
+
+  sync->context = gst_object_ref (context);
+  g_mutex_init (&sync->lock);
+  sync->reads = g_array_new (FALSE, FALSE, sizeof (ReadMark));
+  return sync;
+}
+
+static void
+clear_reads (GstCudaFxSync * sync)
+{
+  guint i;
+
+  for (i = 0; i < sync->reads->len; i++)
+    gst_cuda_fx_context_release_event (sync->context,
+        g_array_index (sync->reads, ReadMark, i).event);
+  g_array_set_size (sync->reads, 0);
+}
+
+/* Events go back to the context's pool even if still pending: whoever
+ * must wait for them has enqueued the wait already (a wait captures the
+ * event's state when it is enqueued). */
+void
+gst_cuda_fx_sync_free (GstCudaFxSync * sync)
+{
+  clear_reads (sync);
+  g_array_unref (sync->reads);
+  gst_cuda_fx_context_release_event (sync->context, sync->written);
+  g_mutex_clear (&sync->lock);
+  gst_object_unref (sync->context);
+  g_free (sync);
+}
+
+cudaError_t
+gst_cuda_fx_sync_begin (GstCudaFxSync * sync, cudaStream_t stream,
+    gboolean write)
+{
+  cudaError_t err = cudaSuccess;
+  guint i;
+
+  g_mutex_lock (&sync->lock);
+  if (sync->written)
+    err = cudaStreamWaitEvent (stream, sync->written, 0);
+  for (i = 0; write && err == cudaSuccess && i < sync->reads->len; i++) {
+    ReadMark *mark = &g_array_index (sync->reads, ReadMark, i);
+
+    /* a stream's own earlier reads are ordered by the stream */
+    if (mark->stream != stream)
+      err = cudaStreamWaitEvent (stream, mark->event, 0);
+  }
+  g_mutex_unlock (&sync->lock);
+  return err;
+}
+
+static cudaError_t
+record_read (GstCudaFxSync * sync, cudaStream_t stream)
+{
+  ReadMark *mark = NULL, fresh;
+  guint i;
+
+  for (i = 0; i < sync->reads->len && !mark; i++)
+    if (g_array_index (sync->reads, ReadMark, i).stream == stream)
+      mark = &g_array_index (sync->reads, ReadMark, i);
+  if (!mark) {
+    fresh.stream = stream;
+    fresh.event = gst_cuda_fx_context_acquire_event (sync->context);
+    if (!fresh.event)
+      return cudaErrorMemoryAllocation;
+    g_array_append_val (sync->reads, fresh);
+    mark = &g_array_index (sync->reads, ReadMark, sync->reads->len - 1);
+  }
+  return cudaEventRecord (mark->event, stream);
+}
+
+static cudaError_t
+record_write (GstCudaFxSync * sync, cudaStream_t stream)
+{
+  cudaError_t err;
+
+  if (!sync->written) {
+    sync->written = gst_cuda_fx_context_acquire_event (sync->context);
+    if (!sync->written)
+      return cudaErrorMemoryAllocation;
+  }
+  err = cudaEventRecord (sync->written, stream);
+  /* begin (write) ordered every earlier read before this write */
+  if (err == cudaSuccess)
+    clear_reads (sync);
+  return err;
+}
+
+cudaError_t
+gst_cuda_fx_sync_end (GstCudaFxSync * sync, cudaStream_t stream,
+    gboolean write)
+{
+  cudaError_t err;
+
+  g_mutex_lock (&sync->lock);
+  err = write ? record_write (sync, stream) : record_read (sync, stream);
+  g_mutex_unlock (&sync->lock);
+  return err;
+}
+
+gboolean
+gst_cuda_fx_sync_write_pending (GstCudaFxSync * sync)
+{
+  gboolean pending;
+
+  g_mutex_lock (&sync->lock);
+  pending = sync->written && cudaEventQuery (sync->written) ==
+      cudaErrorNotReady;
+  g_mutex_unlock (&sync->lock);
+  /* cudaErrorNotReady is not sticky, but clear it for later checks */
+  cudaGetLastError ();
+  return pending;
+}
+
+/* ---- formats, described from GstVideoFormatInfo ----------------------- */
+
+static gint
+sample_bytes (const GstVideoFormatInfo * finfo, guint comp)
+{
+  return (GST_VIDEO_FORMAT_INFO_DEPTH (finfo, comp) +
+      GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp) + 7) / 8;
+}
+
+/* Samples of @comp in a row @width pixels wide */
+static gint
+comp_width (const GstVideoFormatInfo * finfo, guint comp, gint width)
+{
+  return GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, comp, width);
+}
+
+/* Pixels a row of @plane covers: @width rounded up to the plane's
+ * horizontal subsampling, so that packed pixel groups are whole */
+static gint
+group_width (const GstVideoFormatInfo * finfo, guint plane, gint width)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS], group = 1;
+  guint i;
+
+  gst_video_format_info_component (finfo, plane, comp);
+  for (i = 0; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++)
+    group = MAX (group, 1 << GST_VIDEO_FORMAT_INFO_W_SUB (finfo, comp[i]));
+  return GST_ROUND_UP_N (width, group);
+}
+
+gsize
+gst_cuda_fx_video_format_row_bytes (const GstVideoFormatInfo * finfo,
+    guint plane, gint width)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS], padded;
+  gsize bytes = 0;
+  guint i;
+
+  padded = group_width (finfo, plane, width);
+  gst_video_format_info_component (finfo, plane, comp);
+  for (i = 0; i < GST_VIDEO_MAX_COMPONENTS && comp[i] >= 0; i++) {
+    gint c = comp[i], n = comp_width (finfo, c, padded);
+
+    if (n > 0)
+      bytes = MAX (bytes, (gsize) GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) +
+          (gsize) (n - 1) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c) +
+          sample_bytes (finfo, c));
+  }
+  return bytes;
+}
+
+gint
+gst_cuda_fx_video_info_plane_height (const GstVideoInfo * info, guint plane)
+{
+  gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+  gst_video_format_info_component (info->finfo, plane, comp);
+  return GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (info->finfo, comp[0],
+      GST_VIDEO_INFO_HEIGHT (info));
+}
+
+GstCudaFxPlane
+gst_cuda_fx_video_frame_component (const GstVideoFrame * frame, guint comp)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  guint plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp);
+  gint poffset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, comp);
+  GstCudaFxPlane p = {
+    (uint8_t *) frame->data[plane] + poffset,
+    GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane),
+    GST_VIDEO_FRAME_COMP_WIDTH (frame, comp),
+    GST_VIDEO_FRAME_COMP_HEIGHT (frame, comp),
+    sample_bytes (finfo, comp),
+    GST_VIDEO_FORMAT_INFO_DEPTH (finfo, comp),
+    GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp),
+    GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp),
+    poffset,
+  };
+  return p;
+}
+
+/* ---- mapping ---------------------------------------------------------- */
+
+/**
+ * gst_cuda_fx_frame_map:
+ * @frame: (out caller-allocates): the frame to fill
+ * @info: the buffer's caps layout (its GstVideoMeta gives the real one)
+ * @buffer: a buffer of device memory (one GstCudaFxMemory)
+ * @flags: %GST_MAP_READ or %GST_MAP_WRITE
+ * @context: (nullable): the device the caller runs on; a buffer of another
+ *   device is refused
+ * @stream: the stream that will read or write the frame
+ *
+ * Maps @buffer's frame with device addresses and makes @stream wait (on
+ * the GPU, never the host) for the frame's last writer and, for a write,
+ * every reader since. Enqueue the work on @stream, then call
+ * gst_cuda_fx_frame_unmap().
+ *
+ * Returns: %FALSE with @error set when @buffer is not device memory of
+ * @context's device, does not hold the frame, or the wait cannot be
+ * enqueued.
+ */
+gboolean
+gst_cuda_fx_frame_map (GstCudaFxFrame * frame, const GstVideoInfo * info,
+    GstBuffer * buffer, GstMapFlags flags, GstCudaFxContext * context,
+    cudaStream_t stream, GError ** error)
+{
+  GstMemory *mem;
+  gboolean write = (flags & GST_MAP_WRITE) != 0;
+  cudaError_t err;
+  guint c;
+
+  init_debug ();
+  memset (frame, 0, sizeof (*frame));
+
+  if (!gst_is_cuda_fx_buffer (buffer)) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_MEMORY,
+        "Buffer %p does not hold device memory (%s)", buffer,
+        GST_CUDA_FX_MEMORY_NAME);
+    return FALSE;
+  }
+  mem = gst_buffer_peek_memory (buffer, 0);
+  if (context && gst_cuda_fx_context_get_device_id
+      (gst_cuda_fx_memory_get_context (mem)) !=
+      gst_cuda_fx_context_get_device_id (context)) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
+        "A frame on CUDA device %d reached an element running on device %d: "
+        "elements of one chain must share a device (device-id)",
+        gst_cuda_fx_context_get_device_id (gst_cuda_fx_memory_get_context
+            (mem)), gst_cuda_fx_context_get_device_id (context));
+    return FALSE;
+  }
+  if (!gst_video_frame_map (&frame->video, info, buffer,
+          (write ? GST_MAP_WRITE : GST_MAP_READ) | GST_MAP_CUDA_FX)) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_MEMORY,
+        "Buffer of %" G_GSIZE_FORMAT " bytes does not hold a %dx%d %s frame%s",
+        gst_buffer_get_size (buffer), GST_VIDEO_INFO_WIDTH (info),
+        GST_VIDEO_INFO_HEIGHT (info),
+        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+        write && !gst_buffer_is_writable (buffer) ? " (or is not writable)" :
+        "");
+    return FALSE;
+  }
+  /* the map may have replaced a shared memory by a copy: take it now */
+  mem = gst_buffer_peek_memory (frame->video.buffer, 0);
+
+  frame->stream = stream;
+  frame->flags = write ? GST_MAP_WRITE : GST_MAP_READ;
+  frame->n_components = GST_VIDEO_FRAME_N_COMPONENTS (&frame->video);
+  for (c = 0; c < frame->n_components; c++)
+    frame->comp[c] = gst_cuda_fx_video_frame_component (&frame->video, c);
+
+  err = gst_cuda_fx_sync_begin (gst_cuda_fx_memory_get_sync (mem), stream,
+      write);
+  if (err != cudaSuccess) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
+        "Ordering a CUDA stream after a frame's last users failed: %s (%s)",
+        cudaGetErrorString (err), cudaGetErrorName (err));
+    gst_video_frame_unmap (&frame->video);
+    return FALSE;
+  }
+  GST_TRACE ("mapped %p for %s on stream %p", buffer,
+      write ? "writing" : "reading", stream);
+  return TRUE;
+}
+
+/**
+ * gst_cuda_fx_frame_unmap:
+ *
+ * Records the frame's use by its stream (a read, or a write that the next
+ * users will wait for) and unmaps it. Call it after enqueueing the work,
+ * also when enqueueing failed.
+ *
+ * Returns: the error of recording the event.
+ */
+cudaError_t
+gst_cuda_fx_frame_unmap (GstCudaFxFrame * frame)
+{
+  GstMemory *mem = gst_buffer_peek_memory (frame->video.buffer, 0);
+  cudaError_t err;
+
+  err = gst_cuda_fx_sync_end (gst_cuda_fx_memory_get_sync (mem),
+      frame->stream, (frame->flags & GST_MAP_WRITE) != 0);
+  gst_video_frame_unmap (&frame->video);
+  return err;
+}
+
+gboolean
+gst_cuda_fx_buffer_write_pending (GstBuffer * buffer)
+{
+  g_return_val_if_fail (gst_is_cuda_fx_buffer (buffer), FALSE);
+
+  return gst_cuda_fx_sync_write_pending (gst_cuda_fx_memory_get_sync
+      (gst_buffer_peek_memory (buffer, 0)));
+}
+
+/* ---- copies ------------------------------------------------------------ */
+
+static cudaError_t
+copy_planes (void *dst_base[], const gint dst_stride[],
+    void *const src_base[], const gint src_stride[],
+    const GstVideoInfo * info, enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+  cudaError_t err = cudaSuccess;
+  guint p;
+
+  for (p = 0; err == cudaSuccess && p < GST_VIDEO_INFO_N_PLANES (info); p++)
+    err = cudaMemcpy2DAsync (dst_base[p], dst_stride[p], src_base[p],
+        src_stride[p], gst_cuda_fx_video_format_row_bytes (info->finfo, p,
+            GST_VIDEO_INFO_WIDTH (info)),
+        gst_cuda_fx_video_info_plane_height (info, p), kind, stream);
+  return err;
+}
+
+cudaError_t
+gst_cuda_fx_frame_upload (GstCudaFxFrame * dst, const GstVideoFrame * src)
+{
+  return copy_planes (dst->video.data, dst->video.info.stride, src->data,
+      src->info.stride, &dst->video.info, cudaMemcpyHostToDevice,
+      dst->stream);
+}
+
+cudaError_t
+gst_cuda_fx_frame_download (GstVideoFrame * dst, const GstCudaFxFrame * src)
+{
+  return copy_planes (dst->data, dst->info.stride, src->video.data,
+      src->video.info.stride, &src->video.info, cudaMemcpyDeviceToHost,
+      src->stream);
+}
+
+cudaError_t
+gst_cuda_fx_frame_copy_plane (GstCudaFxFrame * dst,
+    const GstCudaFxFrame * src, guint plane)
+{
+  const GstVideoInfo *info = &src->video.info;
+
+  return cudaMemcpy2DAsync (dst->video.data[plane],
+      GST_VIDEO_FRAME_PLANE_STRIDE (&dst->video, plane),
+      src->video.data[plane], GST_VIDEO_FRAME_PLANE_STRIDE (&src->video,
+          plane), gst_cuda_fx_video_format_row_bytes (info->finfo, plane,
+          GST_VIDEO_INFO_WIDTH (info)),
+      gst_cuda_fx_video_info_plane_height (info, plane),
+      cudaMemcpyDeviceToDevice, dst->stream);
+}
+
+/* A row's samples beyond the picture: component samples from the
+ * picture's width up to the width rounded to whole pixel groups (only
+ * odd-width packed 4:2:2 has any: its last pair's second luma) */
+cudaError_t
+gst_cuda_fx_frame_copy_padding (GstCudaFxFrame * dst,
+    const GstCudaFxFrame * src)
+{
+  const GstVideoFormatInfo *finfo = src->video.info.finfo;
+  gint width = GST_VIDEO_FRAME_WIDTH (&src->video);
+  cudaError_t err = cudaSuccess;
+  guint c;
+
+  for (c = 0; err == cudaSuccess && c < src->n_components; c++) {
+    guint plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, c);
+    gint x, padded = group_width (finfo, plane, width);
+    const GstCudaFxPlane *s = &src->comp[c], *d = &dst->comp[c];
+
+    for (x = s->width; err == cudaSuccess && x < comp_width (finfo, c,
+            padded); x++)
+      err = cudaMemcpy2DAsync (d->data + (gsize) x * d->step, d->pitch,
+          s->data + (gsize) x * s->step, s->pitch, s->bytes, s->height,
+          cudaMemcpyDeviceToDevice, dst->stream);
+  }
+  return err;
+}
