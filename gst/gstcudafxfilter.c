@@ -744,9 +744,12 @@ gst_cuda_fx_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       /* the pending outputs belong before the event */
       GstFlowReturn ret = drain (filter);
 
-      if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING)
-        GST_INFO_OBJECT (trans, "draining before %s: %s",
-            GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+      GST_DEBUG_OBJECT (trans, "drained before %s: %s",
+          GST_EVENT_TYPE_NAME (event), gst_flow_get_name (ret));
+      /* no chain function returns this one: say it (an error was posted
+       * already for GST_FLOW_ERROR) */
+      if (ret < GST_FLOW_EOS && ret != GST_FLOW_ERROR)
+        GST_ELEMENT_FLOW_ERROR (trans, ret);
       break;
     }
     case GST_EVENT_CAPS:
