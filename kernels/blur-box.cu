@@ -42,8 +42,7 @@
  * for the first window (8 at ry 100), box_h ~16 (scan 6, output 9, copy
  * 1). The previous kernels: one column a thread, byte loads, the mirror
  * stepped twice a row, a float division with a 64-bit correction. */
-#define CFX_BLUR_INTERNAL
-#include "cudafx-kernels.h"
+#include "blur-internal.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -38,8 +38,7 @@
  * Floor: the channel is read once (rows) and written once (upsample):
  * 2 * w * h bytes, as for a copy; the coarse images are 1 / (f_x f_y) of
  * that (A, B, D: three floats a coarse sample) and stay in L2. */
-#define CFX_BLUR_INTERNAL
-#include "cudafx-kernels.h"
+#include "blur-internal.h"
 
 #include <cuda_fp16.h>
 #include <limits.h>

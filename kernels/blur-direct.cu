@@ -74,8 +74,7 @@
  * slots byte by byte instead (same layout, no cp.async; a kernel of its
  * own, used when a launch has such a channel); stores that are not
  * 16-byte aligned, or reach past the channel, go byte by byte. */
-#define CFX_BLUR_INTERNAL
-#include "cudafx-kernels.h"
+#include "blur-internal.h"
 
 #include <cuda_fp16.h>
 #include <string.h>

@@ -3,8 +3,7 @@
  * blur-coarse.cu (Gaussian, larger) and blur-box.cu (box). A call's
  * channels, and their fields, become the sub-channels of one launch per
  * kernel. */
-#define CFX_BLUR_INTERNAL
-#include "cudafx-kernels.h"
+#include "blur-internal.h"
 
 #include <cuda_fp16.h>
 #include <math.h>
@@ -143,8 +142,8 @@ plan_axis (double sigma, int size, CfxBlurAxis * a)
 }
 
 /* The rows of field f as a channel of their own */
-static CfxChannel
-field_of (CfxChannel c, int field_step, int f)
+static CfxPlane
+field_of (CfxPlane c, int field_step, int f)
 {
   c.data += (size_t) f * c.pitch;
   c.height = field_rows (c.height, field_step, f);
@@ -242,7 +241,8 @@ valid_channel (const CfxBlurChannel * c)
 {
   return c->dst.width == c->src.width && c->dst.height == c->src.height
       && c->src.width >= 0 && c->src.height >= 0 && c->src.step >= 1
-      && c->dst.step >= 1 && (c->src.width == 0 || c->src.height == 0
+      && c->dst.step >= 1 && c->src.bytes == 1 && c->dst.bytes == 1
+      && (c->src.width == 0 || c->src.height == 0
       || (c->src.data && c->dst.data));
 }
 
@@ -290,7 +290,7 @@ cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
         c->src.height, c->sigma_x, c->sigma_y, field_step);
 
     for (f = 0; f < field_step; f++) {
-      CfxChannel d = field_of (c->dst, field_step, f), s = field_of (c->src,
+      CfxPlane d = field_of (c->dst, field_step, f), s = field_of (c->src,
           field_step, f);
 
       if (s.width <= 0 || s.height <= 0)
@@ -348,7 +348,7 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
     const CfxBlurChannel *c = &channels[i];
 
     for (f = 0; f < field_step; f++) {
-      CfxChannel d = field_of (c->dst, field_step, f), s = field_of (c->src,
+      CfxPlane d = field_of (c->dst, field_step, f), s = field_of (c->src,
           field_step, f);
       CfxBlurBox *x;
 
@@ -367,7 +367,7 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
 }
 
 extern "C" cudaError_t
-cfx_blur_gaussian (CfxChannel dst, CfxChannel src, double sigma_x,
+cfx_blur_gaussian (CfxPlane dst, CfxPlane src, double sigma_x,
     double sigma_y, int field_step, void *scratch, size_t scratch_size,
     cudaStream_t stream)
 {
@@ -383,7 +383,7 @@ cfx_blur_gaussian (CfxChannel dst, CfxChannel src, double sigma_x,
 }
 
 extern "C" cudaError_t
-cfx_blur_box (CfxChannel dst, CfxChannel src, int radius_x, int radius_y,
+cfx_blur_box (CfxPlane dst, CfxPlane src, int radius_x, int radius_y,
     int field_step, void *scratch, size_t scratch_size, cudaStream_t stream)
 {
   CfxBlurChannel c;

@@ -44,6 +44,7 @@
  * kernel per channel takes the 10th percentile of the tile medians, as an
  * integer, exactly as the reference does. */
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 #include "kernel-helpers.h"
 
 #include <math.h>
@@ -73,6 +74,7 @@ struct _CfxDegrainScratch
   int *result;                  /* per channel: the percentile M */
   void *mem;
   size_t bytes;
+  int keep_float;               /* tests: cfx_degrain_keep_float () */
 };
 
 /* ---- kernel arguments ------------------------------------------------ */
@@ -669,6 +671,13 @@ cfx_degrain_estimate_device (const CfxDegrainScratch * scratch)
   return scratch->result;
 }
 
+extern "C" void
+cfx_degrain_keep_float (CfxDegrainScratch * scratch, int keep)
+{
+  if (scratch)
+    scratch->keep_float = keep != 0;
+}
+
 extern "C" cudaError_t
 cfx_degrain_float_result (const CfxDegrainScratch * scratch, int channel,
     const float **data, int *pitch)
@@ -747,11 +756,11 @@ launch_level (int level, bool est, int blocks, const LevelArgs & args,
 }
 
 static bool
-channel_matches (const CfxChannel * ch, const CfxDegrainScratch * s, int c)
+channel_matches (const CfxPlane * ch, const CfxDegrainScratch * s, int c)
 {
   return ch->width == s->width[c] && ch->height == s->height[c]
-      && ch->step >= 1 && (ch->width == 0 || ch->height == 0
-      || ch->data != NULL);
+      && ch->bytes == 1 && ch->step >= 1 && (ch->width == 0
+      || ch->height == 0 || ch->data != NULL);
 }
 
 static cudaError_t
@@ -773,7 +782,7 @@ launch_percentile (CfxDegrainScratch * s, int n, cudaStream_t stream)
 /* dst NULL: estimate only (level 0 without shrinkage, nothing written but
  * the scratch) */
 static cudaError_t
-run (const CfxChannel * dst, const CfxChannel * src, int n,
+run (const CfxPlane * dst, const CfxPlane * src, int n,
     const CfxDegrainParams * p, CfxDegrainScratch * s, cudaStream_t stream)
 {
   int levels = dst ? p->levels : 1, level, c;
@@ -797,7 +806,7 @@ run (const CfxChannel * dst, const CfxChannel * src, int n,
     args.shrink = dst ? p->shrink : CFX_DEGRAIN_IDENTITY;
     args.last = dst && level == levels - 1;
     args.output_noise = dst ? p->output_noise : 0;
-    args.keep_float = dst ? p->keep_float : 0;
+    args.keep_float = dst ? s->keep_float : 0;
     args.amount = dst ? p->amount : 1.0f;
 
     for (c = 0; c < n; c++) {
@@ -852,7 +861,7 @@ run (const CfxChannel * dst, const CfxChannel * src, int n,
 }
 
 extern "C" cudaError_t
-cfx_degrain (const CfxChannel * dst, const CfxChannel * src, int n_channels,
+cfx_degrain (const CfxPlane * dst, const CfxPlane * src, int n_channels,
     const CfxDegrainParams * params, CfxDegrainScratch * scratch,
     cudaStream_t stream)
 {
@@ -862,7 +871,7 @@ cfx_degrain (const CfxChannel * dst, const CfxChannel * src, int n_channels,
 }
 
 extern "C" cudaError_t
-cfx_degrain_estimate (const CfxChannel * src, int n_channels,
+cfx_degrain_estimate (const CfxPlane * src, int n_channels,
     CfxDegrainScratch * scratch, cudaStream_t stream)
 {
   if (!src)

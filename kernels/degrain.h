@@ -1,9 +1,10 @@
 /* degrain kernels: part of cudafx-kernels.h (include that, not this).
  *
- * The undecimated ("a trous") wavelet degrain of shared/algorithms/degrain.md,
+ * The undecimated ("a trous") wavelet degrain of kernels/degrain.md,
  * defined exactly by tests/reference/degrain.c (cfx_ref_degrain_plane and
  * cfx_ref_degrain_estimate_sigma): one fused kernel per level for all the
- * channels of a frame, float32 intermediates in a scratch allocated once. */
+ * components (CfxPlane, bytes 1) of a frame, float32 intermediates in a
+ * scratch allocated once. */
 #ifndef CUDAFX_DEGRAIN_H
 #define CUDAFX_DEGRAIN_H
 
@@ -39,9 +40,6 @@ typedef struct
    * the way; the result is at cfx_degrain_estimate_device() once the
    * stream has run */
   int estimate;
-  /* tests: the last level also stores the float result (before the blend
-   * and the rounding) in the scratch, see cfx_degrain_float_result() */
-  int keep_float;
 } CfxDegrainParams;
 
 /* Device scratch for frames of fixed channel sizes: two float images per
@@ -56,19 +54,20 @@ cudaError_t cfx_degrain_scratch_new (CfxDegrainScratch ** scratch,
 void cfx_degrain_scratch_free (CfxDegrainScratch * scratch);
 size_t cfx_degrain_scratch_bytes (const CfxDegrainScratch * scratch);
 
-/* Degrains n_channels (1..3) channels of one frame, each with its own
+/* Degrains n_channels (1..3) components of one frame, each with its own
  * params->sigma[c] and params->strength[c]. dst[c] and src[c] have the
- * sizes the scratch was made for (cudaErrorInvalidValue otherwise); only
- * the samples of dst[c] are written (step-interleaved channels leave the
- * bytes between them alone). dst must not overlap src. */
-cudaError_t cfx_degrain (const CfxChannel * dst, const CfxChannel * src,
+ * sizes the scratch was made for and 8-bit samples (cudaErrorInvalidValue
+ * otherwise); only the samples of dst[c] are written (components of a
+ * packed plane leave the bytes between them alone, and the padding byte
+ * of an odd-width packed 4:2:2 row). dst must not overlap src. */
+cudaError_t cfx_degrain (const CfxPlane * dst, const CfxPlane * src,
     int n_channels, const CfxDegrainParams * params,
     CfxDegrainScratch * scratch, cudaStream_t stream);
 
-/* Only the noise estimate of each channel (the level-0 pass without
+/* Only the noise estimate of each component (the level-0 pass without
  * shrinkage, then the percentile over the tiles): for a first frame that
  * must know its own noise before it is processed. */
-cudaError_t cfx_degrain_estimate (const CfxChannel * src, int n_channels,
+cudaError_t cfx_degrain_estimate (const CfxPlane * src, int n_channels,
     CfxDegrainScratch * scratch, cudaStream_t stream);
 
 /* Device address of the last estimate: n_channels ints, each the
@@ -79,15 +78,6 @@ const int *cfx_degrain_estimate_device (const CfxDegrainScratch * scratch);
 
 /* sigma = M / 16 / 0.6745 / gain (0, HH) * 1.07 in 8-bit units; 0 for M < 0 */
 double cfx_degrain_sigma_from_median (int median);
-
-/* Noise gain of band (level, band), band 0 = LH, 1 = HL, 2 = HH: the L2
- * norm of its response to a unit impulse (computed, not tabulated). */
-double cfx_degrain_band_gain (int level, int band);
-
-/* Tests: the float result of channel c kept by the last cfx_degrain() with
- * keep_float (pitch in floats). */
-cudaError_t cfx_degrain_float_result (const CfxDegrainScratch * scratch,
-    int channel, const float **data, int *pitch);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* Deinterlacing: yadif, bwdif (bit-exact with FFmpeg 5.1's CPU filters),
- * ELA and linear, per shared/algorithms/deinterlace.md.
+ * ELA and linear, per kernels/deinterlace.md.
  *
  * Floor: an output frame reads, of the previous, current and next frames,
  * only the rows it needs, and writes one frame. yadif and bwdif: all of C,
@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 #include "kernel-helpers.h"
 
 #define CFX_HD __host__ __device__ __forceinline__
@@ -98,6 +99,8 @@
  * arithmetic. */
 #define PREFETCH 6
 #define ELA_PREFETCH 4
+/* planes of one launch (the block ranges of the flat grid) */
+#define MAX_PLANES 3
 
 namespace
 {
@@ -111,6 +114,23 @@ enum
   M_YADIF,
   M_ELA,
   M_LINEAR,
+};
+
+/* What the bytes of a plane's rows hold; the host derives it from the
+ * steps and offsets of the plane's components. Every component is
+ * deinterlaced as its own channel, exactly as a planar plane would be:
+ *   PLANAR  one component, step 1 (Y, U, V planes, GRAY8)
+ *   PAIRS   two components, step 2 each (NV12's and NV21's UV plane)
+ *   UYVY    packed 4:2:2, luma at the odd bytes (step 2), chroma at bytes
+ *           0 and 2 of each pair (step 4): UYVY, VYUY
+ *   YUY2    packed 4:2:2, luma at the even bytes, chroma at bytes 1 and 3:
+ *           YUY2, YVYU */
+enum
+{
+  LAYOUT_PLANAR,
+  LAYOUT_PAIRS,
+  LAYOUT_UYVY,
+  LAYOUT_YUY2,
 };
 
 struct PlaneArgs
@@ -132,8 +152,8 @@ struct PlaneArgs
 
 struct LaunchArgs
 {
-  PlaneArgs plane[CFX_DEINT_MAX_PLANES];
-  int block_end[CFX_DEINT_MAX_PLANES];
+  PlaneArgs plane[MAX_PLANES];
+  int block_end[MAX_PLANES];
   int parity, tff, spatial_check;
 };
 
@@ -426,17 +446,17 @@ lanes_of (const int v[4])
 CFX_HDC int
 step_of (int layout, int i)
 {
-  return layout == CFX_DEINT_LAYOUT_PLANAR ? 1 :
-      layout == CFX_DEINT_LAYOUT_PAIRS ? 2 :
-      layout == CFX_DEINT_LAYOUT_UYVY ? ((i & 1) ? 2 : 4) : ((i & 1) ? 4 : 2);
+  return layout == LAYOUT_PLANAR ? 1 :
+      layout == LAYOUT_PAIRS ? 2 :
+      layout == LAYOUT_UYVY ? ((i & 1) ? 2 : 4) : ((i & 1) ? 4 : 2);
 }
 
 /* neighbour words each side that samples up to 3 away can come from */
 CFX_HDC int
 reach_of (int layout)
 {
-  return layout == CFX_DEINT_LAYOUT_PLANAR ? 1 :
-      layout == CFX_DEINT_LAYOUT_PAIRS ? 2 : 3;
+  return layout == LAYOUT_PLANAR ? 1 :
+      layout == LAYOUT_PAIRS ? 2 : 3;
 }
 
 CFX_HDC int
@@ -884,7 +904,7 @@ yadif_score (const YaIn & in)
 {
   Half s;
 
-  if constexpr (LAYOUT == CFX_DEINT_LAYOUT_PLANAR) {
+  if constexpr (LAYOUT == LAYOUT_PLANAR) {
     /* g(x) = |C[m][x + j] - C[p][x - j]| at x - 1 .. x + 2 and
      * x + 1 .. x + 4: the sums of three neighbours fall out of the even
      * and odd bytes of the two */
@@ -1767,21 +1787,21 @@ deint_thread (const LaunchArgs & L, int plane, int word, int strip)
   /* only the horizontal stencils care about the layout */
   if constexpr (M == M_YADIF || M == M_ELA) {
     switch (L.plane[plane].layout) {
-      case CFX_DEINT_LAYOUT_PLANAR:
-        layout_thread < M, CFX_DEINT_LAYOUT_PLANAR > (L, plane, word, strip);
+      case LAYOUT_PLANAR:
+        layout_thread < M, LAYOUT_PLANAR > (L, plane, word, strip);
         break;
-      case CFX_DEINT_LAYOUT_PAIRS:
-        layout_thread < M, CFX_DEINT_LAYOUT_PAIRS > (L, plane, word, strip);
+      case LAYOUT_PAIRS:
+        layout_thread < M, LAYOUT_PAIRS > (L, plane, word, strip);
         break;
-      case CFX_DEINT_LAYOUT_UYVY:
-        layout_thread < M, CFX_DEINT_LAYOUT_UYVY > (L, plane, word, strip);
+      case LAYOUT_UYVY:
+        layout_thread < M, LAYOUT_UYVY > (L, plane, word, strip);
         break;
       default:
-        layout_thread < M, CFX_DEINT_LAYOUT_YUY2 > (L, plane, word, strip);
+        layout_thread < M, LAYOUT_YUY2 > (L, plane, word, strip);
         break;
     }
   } else {
-    layout_thread < M, CFX_DEINT_LAYOUT_PLANAR > (L, plane, word, strip);
+    layout_thread < M, LAYOUT_PLANAR > (L, plane, word, strip);
   }
 }
 
@@ -1848,7 +1868,7 @@ count_blocks (LaunchArgs * L, int n_planes, int strip)
 {
   int blocks = 0;
 
-  for (int i = 0; i < CFX_DEINT_MAX_PLANES; i++) {
+  for (int i = 0; i < MAX_PLANES; i++) {
     if (i < n_planes) {
       PlaneArgs *pa = &L->plane[i];
       int pairs = (pa->height + 1) / 2;
@@ -1862,16 +1882,174 @@ count_blocks (LaunchArgs * L, int n_planes, int strip)
   return blocks;
 }
 
-/* Fills the launch description; returns the number of blocks, or -1 for
- * planes the method cannot take. */
+/* ---- host: the components' planes ---------------------------------------- */
+
+/* Frame j of a component: 0 prev, 1 cur, 2 next, 3 dst */
+static const CfxPlane *
+frame_of (const CfxDeintComponent * c, int j)
+{
+  return j == 0 ? &c->prev : j == 1 ? &c->cur : j == 2 ? &c->next : &c->dst;
+}
+
+/* The first byte of the rows of a component's plane */
+static const uint8_t *
+row_start (const CfxPlane * p)
+{
+  return p->data - p->offset;
+}
+
+/* A plane of the launch: the components that share it (indices into the
+ * caller's array), its layout and its width (PLANAR: samples, PAIRS:
+ * pairs, packed: the luma's samples, i.e. pixels) */
+struct HostPlane
+{
+  int comp[3], n;
+  int layout, width;
+};
+
+/* A component's four frames agree on everything but where they are, and
+ * hold 8-bit samples */
+static bool
+component_ok (const CfxDeintComponent * c)
+{
+  for (int j = 0; j < 4; j++) {
+    const CfxPlane *p = frame_of (c, j);
+
+    if (!p->data || p->bytes != 1 || p->step < 1 || p->offset < 0
+        || p->width != c->cur.width || p->height != c->cur.height
+        || p->step != c->cur.step || p->offset != c->cur.offset)
+      return false;
+  }
+  return true;
+}
+
+/* The layout of a plane from its components' steps and offsets (the
+ * table at cfx_deinterlace_frame () in deinterlace.h); false for any
+ * other arrangement */
+static bool
+plane_layout (const CfxDeintComponent * comps, HostPlane * hp)
+{
+  const CfxPlane *a = &comps[hp->comp[0]].cur;
+
+  if (hp->n == 1 && a->step == 1) {
+    hp->layout = LAYOUT_PLANAR;
+    hp->width = a->width;
+    return true;
+  }
+  if (hp->n == 2) {
+    const CfxPlane *b = &comps[hp->comp[1]].cur;
+
+    /* both bytes of a pair are processed alike: U and V in either order */
+    if (a->step != 2 || b->step != 2 || a->offset + b->offset != 1
+        || a->width != b->width || a->height != b->height)
+      return false;
+    hp->layout = LAYOUT_PAIRS;
+    hp->width = a->width;
+    return true;
+  }
+  if (hp->n == 3) {
+    const CfxPlane *luma = NULL;
+    int chroma = 0;             /* bit k: a chroma component at offset k */
+
+    for (int i = 0; i < 3; i++) {
+      const CfxPlane *p = &comps[hp->comp[i]].cur;
+
+      if (p->step == 2 && !luma)
+        luma = p;
+      else if (p->step == 4 && p->offset < 4)
+        chroma |= 1 << p->offset;
+      else
+        return false;
+    }
+    /* luma at the odd bytes, chroma at 0 and 2; or at the even bytes,
+     * chroma at 1 and 3 (which chroma is U does not matter) */
+    if (!luma || luma->offset > 1 || chroma != (luma->offset ? 0x5 : 0xa))
+      return false;
+    for (int i = 0; i < 3; i++) {
+      const CfxPlane *p = &comps[hp->comp[i]].cur;
+
+      if (p->height != luma->height || (p != luma
+              && p->width != (luma->width + 1) / 2))
+        return false;
+    }
+    hp->layout = luma->offset ? LAYOUT_UYVY : LAYOUT_YUY2;
+    hp->width = luma->width;
+    return true;
+  }
+  return false;
+}
+
+/* Groups the components into planes: components whose rows start at the
+ * same byte with the same pitch (in the current frame) share one, and
+ * must then share it in every frame. Returns the number of planes, or -1
+ * for components the kernel cannot take. */
 static int
-setup_launch (LaunchArgs * L, const CfxDeintPlane * planes, int n_planes,
+find_planes (const CfxDeintComponent * comps, int n_comps, HostPlane * planes)
+{
+  int n = 0;
+
+  if (n_comps < 1 || n_comps > CFX_DEINT_MAX_COMPONENTS)
+    return -1;
+  for (int i = 0; i < n_comps; i++) {
+    const CfxPlane *c = &comps[i].cur;
+    int k;
+
+    if (!component_ok (&comps[i]))
+      return -1;
+    for (k = 0; k < n; k++) {
+      const CfxPlane *o = &comps[planes[k].comp[0]].cur;
+
+      if (row_start (c) == row_start (o) && c->pitch == o->pitch)
+        break;
+    }
+    if (k == n) {
+      if (n == MAX_PLANES)
+        return -1;
+      planes[n++].n = 0;
+    }
+    if (planes[k].n == 3)
+      return -1;
+    planes[k].comp[planes[k].n++] = i;
+  }
+  for (int k = 0; k < n; k++) {
+    const CfxDeintComponent *first = &comps[planes[k].comp[0]];
+
+    for (int i = 1; i < planes[k].n; i++)
+      for (int j = 0; j < 4; j++) {
+        const CfxPlane *p = frame_of (&comps[planes[k].comp[i]], j);
+        const CfxPlane *q = frame_of (first, j);
+
+        if (row_start (p) != row_start (q) || p->pitch != q->pitch)
+          return -1;
+      }
+    if (!plane_layout (comps, &planes[k]))
+      return -1;
+  }
+  return n;
+}
+
+/* Where a plane's bytes start in frame j: its rows (a planar component
+ * may sit anywhere in its rows) */
+static uint8_t *
+plane_data (const CfxDeintComponent * comps, const HostPlane * hp, int j)
+{
+  const CfxPlane *p = frame_of (&comps[hp->comp[0]], j);
+
+  return hp->layout == LAYOUT_PLANAR ? p->data : (uint8_t *) row_start (p);
+}
+
+/* Fills the launch description; returns the number of blocks, or -1 for
+ * components the method cannot take. */
+static int
+setup_launch (LaunchArgs * L, const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, long target_threads, long max_blocks)
 {
+  HostPlane planes[MAX_PLANES];
   long total = 0;
   int blocks = 0, i, min_w, min_h, max_pairs = 1;
+  int n_planes = find_planes (comps, n_comps, planes);
 
-  if (n_planes < 1 || n_planes > CFX_DEINT_MAX_PLANES)
+  if (n_planes < 1)
     return -1;
   cfx_deinterlace_min_size (field->method, &min_w, &min_h);
   memset (L, 0, sizeof (*L));
@@ -1880,22 +2058,23 @@ setup_launch (LaunchArgs * L, const CfxDeintPlane * planes, int n_planes,
   L->spatial_check = field->spatial_check ? 1 : 0;
 
   for (i = 0; i < n_planes; i++) {
-    const CfxDeintPlane *s = &planes[i];
+    const HostPlane *hp = &planes[i];
+    const CfxDeintComponent *s = &comps[hp->comp[0]];
     PlaneArgs *pa = &L->plane[i];
-    int w = s->cur.width, h = s->cur.height;
+    int w = hp->width, h = s->cur.height;
 
-    pa->layout = s->layout;
+    pa->layout = hp->layout;
     pa->width = w;
     pa->cwidth = w;
-    switch (s->layout) {
-      case CFX_DEINT_LAYOUT_PLANAR:
+    switch (hp->layout) {
+      case LAYOUT_PLANAR:
         pa->row_bytes = w;
         break;
-      case CFX_DEINT_LAYOUT_PAIRS:
+      case LAYOUT_PAIRS:
         pa->row_bytes = 2 * w;
         break;
-      case CFX_DEINT_LAYOUT_UYVY:
-      case CFX_DEINT_LAYOUT_YUY2:
+      case LAYOUT_UYVY:
+      case LAYOUT_YUY2:
         pa->cwidth = (w + 1) / 2;
         pa->row_bytes = 4 * pa->cwidth;
         break;
@@ -1905,10 +2084,10 @@ setup_launch (LaunchArgs * L, const CfxDeintPlane * planes, int n_planes,
     if (pa->cwidth < min_w || w < min_w || h < min_h)
       return -1;
     pa->height = h;
-    pa->prev = s->prev.data;
-    pa->cur = s->cur.data;
-    pa->next = s->next.data;
-    pa->dst = s->dst.data;
+    pa->prev = plane_data (comps, hp, 0);
+    pa->cur = plane_data (comps, hp, 1);
+    pa->next = plane_data (comps, hp, 2);
+    pa->dst = plane_data (comps, hp, 3);
     pa->pitch_prev = s->prev.pitch;
     pa->pitch_cur = s->cur.pitch;
     pa->pitch_next = s->next.pitch;
@@ -2019,7 +2198,7 @@ wave_blocks (int m, long *wave)
 }
 
 extern "C" cudaError_t
-cfx_deinterlace_frame (const CfxDeintPlane * planes, int n_planes,
+cfx_deinterlace_frame (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, cudaStream_t stream)
 {
   LaunchArgs L;
@@ -2033,7 +2212,7 @@ cfx_deinterlace_frame (const CfxDeintPlane * planes, int n_planes,
   if (err != cudaSuccess)
     return err;
 
-  blocks = setup_launch (&L, planes, n_planes, field, wave * THREADS, wave);
+  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS, wave);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (blocks == 0)
@@ -2057,13 +2236,13 @@ cfx_deinterlace_frame (const CfxDeintPlane * planes, int n_planes,
 /* The kernel's per-thread work run on the CPU, thread by thread (host
  * pointers): what tests/kernels/test-deinterlace-emulated.c checks on
  * hosts without a GPU. target_threads sets the strip length as the GPU's
- * size does (with no limit on the blocks). */
+ * size does (with no limit on the blocks). Declared in cudafx-testing.h. */
 extern "C" int
-cfx_deinterlace_frame_emulate (const CfxDeintPlane * planes, int n_planes,
+cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, int target_threads)
 {
   LaunchArgs L;
-  int blocks = setup_launch (&L, planes, n_planes, field, target_threads,
+  int blocks = setup_launch (&L, comps, n_comps, field, target_threads,
       LONG_MAX);
 
   if (blocks < 0)

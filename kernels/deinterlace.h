@@ -1,7 +1,7 @@
 /* deinterlace kernels: part of cudafx-kernels.h (include that, not this).
  *
  * yadif, bwdif, ELA and linear deinterlacing of one output frame, all
- * planes in one launch (shared/algorithms/deinterlace.md). */
+ * components in one launch (kernels/deinterlace.md). */
 #ifndef CUDAFX_DEINTERLACE_H
 #define CUDAFX_DEINTERLACE_H
 
@@ -17,33 +17,16 @@ typedef enum
   CFX_DEINT_LINEAR,
 } CfxDeintMethod;
 
-/* What the bytes of a plane's rows hold. Every component is deinterlaced
- * as its own channel (CfxChannel), exactly as a planar plane would be:
- *   PLANAR  one component, step 1 (Y, U, V planes, GRAY8)
- *   PAIRS   two components, step 2 each (NV12's UV plane)
- *   UYVY    U Y V Y: Y step 2, U and V step 4
- *   YUY2    Y U Y V: Y step 2, U and V step 4 */
-typedef enum
-{
-  CFX_DEINT_LAYOUT_PLANAR,
-  CFX_DEINT_LAYOUT_PAIRS,
-  CFX_DEINT_LAYOUT_UYVY,
-  CFX_DEINT_LAYOUT_YUY2,
-} CfxDeintLayout;
-
-/* One plane of the previous, current and next input frames and of the
- * output. All four share width and height: width counts samples of one
- * component per row (PLANAR: samples, PAIRS: pairs, UYVY/YUY2: pixels;
- * their chroma channels are (width + 1) / 2 wide). For an odd packed width
- * the unused luma byte of the last pair is processed like one more luma
- * column (it is not part of the picture). */
+/* One component (8-bit samples) of the previous, current and next input
+ * frames and of the output; the four have the same width, height, step
+ * and offset. Every component is deinterlaced as a planar plane of its
+ * own would be. */
 typedef struct
 {
   CfxPlane prev, cur, next, dst;
-  CfxDeintLayout layout;
-} CfxDeintPlane;
+} CfxDeintComponent;
 
-#define CFX_DEINT_MAX_PLANES 3
+#define CFX_DEINT_MAX_COMPONENTS 4
 
 /* One output field (the page's terms): rows with (y & 1) == parity are
  * copied from cur, the others interpolated; tff: cur is top field first;
@@ -58,17 +41,27 @@ typedef struct
   int intra_only;
 } CfxDeintField;
 
-/* Smallest plane the method accepts (per component channel: width is the
- * channel's own sample count). */
+/* Smallest component the method accepts (width: the component's own
+ * samples). */
 void cfx_deinterlace_min_size (CfxDeintMethod method, int *min_width,
     int *min_height);
 
 /* Writes one whole output frame (copied and interpolated rows of every
- * plane) in one launch on @stream. Returns cudaErrorInvalidValue for planes
- * smaller than cfx_deinterlace_min_size() or more than
- * CFX_DEINT_MAX_PLANES planes. */
-cudaError_t cfx_deinterlace_frame (const CfxDeintPlane * planes,
-    int n_planes, const CfxDeintField * field, cudaStream_t stream);
+ * component) in one launch on @stream. The components may come in any
+ * order; those that share a plane (equal data - offset and pitch) must
+ * make one of these planes, at most three planes in all:
+ *   - one component, step 1 (a planar plane: I420's Y, U or V, GRAY8)
+ *   - two components, step 2, offsets 0 and 1 (NV12's or NV21's UV plane)
+ *   - packed 4:2:2: a luma component of step 2 at offset 0 or 1 and
+ *     two chroma components of step 4 at the other two even or odd
+ *     offsets, (width + 1) / 2 wide (UYVY, VYUY, YUY2, YVYU)
+ * For an odd packed width the padding byte of a row (the last pair's
+ * second luma byte) may be written: the frame layer restores it.
+ * Returns cudaErrorInvalidValue for any other arrangement, components
+ * smaller than cfx_deinterlace_min_size (), samples other than 8-bit, or
+ * more than CFX_DEINT_MAX_COMPONENTS components. */
+cudaError_t cfx_deinterlace_frame (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,11 @@
-/* Luma of packed 4:2:2 (UYVY, YUY2).
+/* Luma copy: one component of any format into a plane of its own
+ * (cfx_luma_copy). A planar component is one cudaMemcpy2DAsync; the luma
+ * of packed 4:2:2 (UYVY, YUY2 and their kin: step 2) takes the vector
+ * kernel below; any other step a plain strided byte kernel.
  *
- * Floor: read 2 bytes and write 1 byte per pixel, once: 3 * w * h bytes over
- * the device's copy bandwidth (4K: 24.9 MB, 8.5 us at 2.93 TB/s).
+ * Packed 4:2:2 floor: read 2 bytes and write 1 byte per pixel, once:
+ * 3 * w * h bytes over the device's copy bandwidth (4K: 24.9 MB, 8.5 us
+ * at 2.93 TB/s).
  *
  * Access pattern: the frame is a flat list of 8-pixel vectors (16 bytes of
  * UYVY in, 8 bytes of luma out). A block of 256 threads takes 4 x 256
@@ -14,7 +18,8 @@
  * The device pitch (256-byte multiple) keeps every vector aligned, and a
  * row's padding absorbs the last vector of widths that are not a multiple
  * of 8 (of odd widths, the last pair's second Y lands in the padding).
- * Planes that do not meet the alignment take a byte-wise kernel instead. */
+ * Planes that do not meet the alignment take the byte-wise kernel
+ * instead. */
 #include "cudafx-kernels.h"
 #include "kernel-helpers.h"
 
@@ -23,7 +28,8 @@
 #define VECTORS_PER_THREAD 4
 
 /* Picks the Y bytes of two 32-bit words (two pixel pairs) into one 16-bit
- * half of the result: bytes 1 and 3 for UYVY, 0 and 2 for YUY2. */
+ * half of the result: bytes 1 and 3 for UYVY (luma offset 1), 0 and 2 for
+ * YUY2 (offset 0, y_first). */
 __device__ __forceinline__ uint32_t
 pick_luma (uint32_t a, uint32_t b, int y_first)
 {
@@ -61,32 +67,42 @@ luma_from_packed422_vec (uint8_t * __restrict__ dst, int dst_pitch,
   }
 }
 
+/* dst sample x of row y = src sample x of row y, any steps (bytes) */
 __global__ void
-luma_from_packed422_bytes (uint8_t * dst, int dst_pitch, const uint8_t * src,
-    int src_pitch, int width, int height, int y_first)
+luma_strided (uint8_t * dst, int dst_pitch, int dst_step, const uint8_t * src,
+    int src_pitch, int src_step, int width, int height)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
 
   if (x >= width || y >= height)
     return;
-  dst[(size_t) y * dst_pitch + x] =
-      src[(size_t) y * src_pitch + 2 * x + (y_first ? 0 : 1)];
+  dst[(size_t) y * dst_pitch + (size_t) x * dst_step] =
+      src[(size_t) y * src_pitch + (size_t) x * src_step];
 }
 
 extern "C" cudaError_t
-cfx_luma_from_packed422 (CfxPlane dst, CfxPlane src, int y_first,
-    cudaStream_t stream)
+cfx_luma_copy (CfxPlane dst, CfxPlane src, cudaStream_t stream)
 {
   int width = dst.width, height = dst.height;
   int per_row = (width + PIXELS_PER_VECTOR - 1) / PIXELS_PER_VECTOR;
+  /* the vector kernel reads whole rows of pairs, from the row's start */
+  const uint8_t *row0 = src.data - src.offset;
 
+  if (dst.bytes != 1 || src.bytes != 1 || dst.step < 1 || src.step < 1
+      || src.width != width || src.height != height)
+    return cudaErrorInvalidValue;
   if (width <= 0 || height <= 0)
     return cudaSuccess;
 
+  if (src.step == 1 && dst.step == 1)
+    return cudaMemcpy2DAsync (dst.data, dst.pitch, src.data, src.pitch,
+        width, height, cudaMemcpyDeviceToDevice, stream);
+
   /* the vector path reads and writes whole vectors past the last pixel */
-  if (cfx_aligned (dst.data, dst.pitch, 1, 16)
-      && cfx_aligned (src.data, src.pitch, 1, 16)
+  if (src.step == 2 && dst.step == 1 && (src.offset == 0 || src.offset == 1)
+      && cfx_aligned (dst.data, dst.pitch, 1, 16)
+      && cfx_aligned (row0, src.pitch, 1, 16)
       && dst.pitch >= per_row * PIXELS_PER_VECTOR
       && src.pitch >= per_row * PIXELS_PER_VECTOR * 2) {
     /* 32-bit indices: 2^32 vectors would be a 34-gigapixel frame */
@@ -95,12 +111,12 @@ cfx_luma_from_packed422 (CfxPlane dst, CfxPlane src, int y_first,
     unsigned blocks = (vectors + per_block - 1) / per_block;
 
     luma_from_packed422_vec <<< blocks, THREADS, 0, stream >>> (dst.data,
-        dst.pitch, src.data, src.pitch, per_row, vectors, y_first);
+        dst.pitch, row0, src.pitch, per_row, vectors, src.offset == 0);
   } else {
     dim3 block (128, 2);
     dim3 grid ((width + 127) / 128, (height + 1) / 2);
-    luma_from_packed422_bytes <<< grid, block, 0, stream >>> (dst.data,
-        dst.pitch, src.data, src.pitch, width, height, y_first);
+    luma_strided <<< grid, block, 0, stream >>> (dst.data, dst.pitch,
+        dst.step, src.data, src.pitch, src.step, width, height);
   }
   return cudaGetLastError ();
 }

@@ -18,11 +18,12 @@
 #include <string.h>
 
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 #include "cudafx-bench.h"
 
 typedef struct
 {
-  CfxChannel src[BENCH_MAX_SETS][3], dst[BENCH_MAX_SETS][3];
+  CfxPlane src[BENCH_MAX_SETS][3], dst[BENCH_MAX_SETS][3];
   guint8 *mem[BENCH_MAX_SETS][2];
   int n_planes, sub[3];
   gboolean box;
@@ -132,10 +133,9 @@ kernel_rows (void)
       /* the kernels' time does not depend on the content */
       CHECK (cudaMemset (d->mem[s][0], 40 + s, alloc));
       for (p = 0; p < n; p++) {
-        CfxChannel in = { d->mem[s][0] + offset[p], pitch[p], pw[p], ph[p],
-          1
-        };
-        CfxChannel out = in;
+        CfxPlane in = cfx_plane_8bit (d->mem[s][0] + offset[p], pitch[p],
+            pw[p], ph[p], 1, 0);
+        CfxPlane out = in;
         out.data = d->mem[s][1] + offset[p];
         d->src[s][p] = in;
         d->dst[s][p] = out;

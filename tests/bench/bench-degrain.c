@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 #include "cudafx-bench.h"
 
 typedef struct
@@ -32,8 +33,8 @@ static const DegrainKind kinds[] = {
 typedef struct
 {
   int n, sets;
-  CfxChannel src[BENCH_MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
-  CfxChannel dst[BENCH_MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
+  CfxPlane src[BENCH_MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
+  CfxPlane dst[BENCH_MAX_SETS][CFX_DEGRAIN_MAX_CHANNELS];
   guint8 *mem_in[BENCH_MAX_SETS], *mem_out[BENCH_MAX_SETS];
   CfxDegrainParams p;
   CfxDegrainScratch *scratch;
@@ -51,32 +52,25 @@ launch_degrain (int set, void *data)
 /* A device frame in the design's layout: planes with 256-byte pitches,
  * stacked; its channels (components) as the element sees them. */
 static size_t
-frame_layout (const DegrainKind * k, guint8 * base, CfxChannel * ch, int *n)
+frame_layout (const DegrainKind * k, guint8 * base, CfxPlane * ch, int *n)
 {
   int w = k->w, h = k->h;
 
   if (k->format == GST_VIDEO_FORMAT_UYVY) {
     int pitch = GST_ROUND_UP_N (GST_ROUND_UP_2 (w) * 2, 256);
-    CfxChannel y = { base + 1, pitch, w, h, 2 };
-    CfxChannel u = { base, pitch, (w + 1) / 2, h, 4 };
-    CfxChannel v = { base + 2, pitch, (w + 1) / 2, h, 4 };
-
-    ch[0] = y;
-    ch[1] = u;
-    ch[2] = v;
+    ch[0] = cfx_plane_8bit (base + 1, pitch, w, h, 2, 1);
+    ch[1] = cfx_plane_8bit (base, pitch, (w + 1) / 2, h, 4, 0);
+    ch[2] = cfx_plane_8bit (base + 2, pitch, (w + 1) / 2, h, 4, 2);
     *n = 3;
     return (size_t) pitch * h;
   } else {
     int cw = (w + 1) / 2, chh = (h + 1) / 2;
     int yp = GST_ROUND_UP_N (w, 256), cp = GST_ROUND_UP_N (cw, 256);
     size_t ysize = (size_t) yp * h, csize = (size_t) cp * chh;
-    CfxChannel y = { base, yp, w, h, 1 };
-    CfxChannel u = { base + (base ? ysize : 0), cp, cw, chh, 1 };
-    CfxChannel v = { base + (base ? ysize + csize : 0), cp, cw, chh, 1 };
-
-    ch[0] = y;
-    ch[1] = u;
-    ch[2] = v;
+    ch[0] = cfx_plane_8bit (base, yp, w, h, 1, 0);
+    ch[1] = cfx_plane_8bit (base + (base ? ysize : 0), cp, cw, chh, 1, 0);
+    ch[2] = cfx_plane_8bit (base + (base ? ysize + csize : 0), cp, cw, chh, 1,
+        0);
     *n = 3;
     return ysize + 2 * csize;
   }
@@ -88,7 +82,7 @@ frame_layout (const DegrainKind * k, guint8 * base, CfxChannel * ch, int *n)
 static void
 fill_frame (guint8 * host, size_t size, const DegrainKind * k)
 {
-  CfxChannel ch[CFX_DEGRAIN_MAX_CHANNELS];
+  CfxPlane ch[CFX_DEGRAIN_MAX_CHANNELS];
   guint64 s = 12345;
   int n, c, x, y, i;
 
@@ -127,7 +121,7 @@ time_degrain (const DegrainKind * k, CfxDegrainShrink shrink, int levels,
     double *bytes, double *samples)
 {
   DegrainData *d = g_new0 (DegrainData, 1);
-  CfxChannel ch[CFX_DEGRAIN_MAX_CHANNELS];
+  CfxPlane ch[CFX_DEGRAIN_MAX_CHANNELS];
   int widths[CFX_DEGRAIN_MAX_CHANNELS], heights[CFX_DEGRAIN_MAX_CHANNELS];
   size_t size = frame_layout (k, NULL, ch, &d->n);
   guint8 *host = g_malloc (size);

@@ -20,13 +20,14 @@
 #include <string.h>
 
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 #include "cudafx-bench.h"
 
 typedef struct
 {
-  CfxDeintPlane planes[BENCH_MAX_SETS][CFX_DEINT_MAX_PLANES];
+  CfxDeintComponent comps[BENCH_MAX_SETS][CFX_DEINT_MAX_COMPONENTS];
   guint8 *mem[BENCH_MAX_SETS][4];
-  int n_planes;
+  int n_comps;
   CfxDeintField field;
 } DeintData;
 
@@ -34,28 +35,42 @@ static void
 launch_deint (int set, void *data)
 {
   DeintData *d = data;
-  cfx_deinterlace_frame (d->planes[set], d->n_planes, &d->field, 0);
+  cfx_deinterlace_frame (d->comps[set], d->n_comps, &d->field, 0);
 }
 
-/* The planes of one frame kind: packed UYVY or I420 */
+/* One component of a frame kind: its plane, where it lies in the plane's
+ * rows, its size */
+typedef struct
+{
+  int plane, offset, step, width, height;
+} Comp;
+
+/* The planes (row bytes and rows) and components of one frame kind:
+ * packed UYVY or I420 (even sizes). Returns the number of planes. */
 static int
-frame_planes (gboolean uyvy, int w, int h, CfxDeintLayout * layout,
-    int *pw, int *ph, int *row_bytes)
+frame_layout (gboolean uyvy, int w, int h, int *row_bytes, int *rows,
+    Comp * comp, int *n_comps)
 {
   if (uyvy) {
-    layout[0] = CFX_DEINT_LAYOUT_UYVY;
-    pw[0] = w;
-    ph[0] = h;
+    const Comp y = { 0, 1, 2, w, h }, u = { 0, 0, 4, w / 2, h };
+    const Comp v = { 0, 2, 4, w / 2, h };
+
     row_bytes[0] = 2 * w;
+    rows[0] = h;
+    comp[0] = y;
+    comp[1] = u;
+    comp[2] = v;
+    *n_comps = 3;
     return 1;
   }
-  layout[0] = layout[1] = layout[2] = CFX_DEINT_LAYOUT_PLANAR;
-  pw[0] = w;
-  ph[0] = h;
-  pw[1] = pw[2] = (w + 1) / 2;
-  ph[1] = ph[2] = (h + 1) / 2;
-  row_bytes[0] = pw[0];
-  row_bytes[1] = row_bytes[2] = pw[1];
+  for (int p = 0; p < 3; p++) {
+    const Comp c = { p, 0, 1, p ? w / 2 : w, p ? h / 2 : h };
+
+    row_bytes[p] = c.width;
+    rows[p] = c.height;
+    comp[p] = c;
+  }
+  *n_comps = 3;
   return 3;
 }
 
@@ -91,13 +106,13 @@ kernel_rows (void)
       "launch (floor: yadif/bwdif read 2.5 frames + write 1; ELA, linear "
       "and bwdif's intra fields read 1 + write 1)");
   for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
-    CfxDeintLayout layout[3];
-    int pw[3], ph[3], rb[3], pitch[3], n, p, s, sets, j;
+    Comp comp[3];
+    int ph[3], rb[3], pitch[3], n, n_comps, p, c, s, sets, j;
     size_t frame_bytes = 0, frame_alloc = 0, offset[3];
     DeintData *d = g_new0 (DeintData, 1);
 
-    n = frame_planes (kinds[k].uyvy, kinds[k].w, kinds[k].h, layout, pw, ph,
-        rb);
+    n = frame_layout (kinds[k].uyvy, kinds[k].w, kinds[k].h, rb, ph, comp,
+        &n_comps);
     for (p = 0; p < n; p++) {
       pitch[p] = GST_ROUND_UP_N (rb[p], 256);
       offset[p] = frame_alloc;
@@ -105,23 +120,21 @@ kernel_rows (void)
       frame_bytes += (size_t) rb[p] * ph[p];
     }
     sets = bench_sets_for (4 * frame_alloc);
-    d->n_planes = n;
+    d->n_comps = n_comps;
     for (s = 0; s < sets; s++) {
       for (j = 0; j < 4; j++) {
         CHECK (cudaMalloc ((void **) &d->mem[s][j], frame_alloc));
         CHECK (cudaMemset (d->mem[s][j], 16 + s * 4 + j, frame_alloc));
       }
-      for (p = 0; p < n; p++) {
-        CfxPlane *pl[4] = { &d->planes[s][p].prev, &d->planes[s][p].cur,
-          &d->planes[s][p].next, &d->planes[s][p].dst
-        };
-        for (j = 0; j < 4; j++) {
-          pl[j]->data = d->mem[s][j] + offset[p];
-          pl[j]->pitch = pitch[p];
-          pl[j]->width = pw[p];
-          pl[j]->height = ph[p];
-        }
-        d->planes[s][p].layout = layout[p];
+      for (c = 0; c < n_comps; c++) {
+        CfxDeintComponent *dc = &d->comps[s][c];
+        CfxPlane *pl[4] = { &dc->prev, &dc->cur, &dc->next, &dc->dst };
+        const Comp *cp = &comp[c];
+
+        for (j = 0; j < 4; j++)
+          *pl[j] = cfx_plane_8bit (d->mem[s][j] + offset[cp->plane] +
+              cp->offset, pitch[cp->plane], cp->width, cp->height, cp->step,
+              cp->offset);
       }
     }
 

@@ -17,6 +17,7 @@
 #include "cfx-test.h"
 #include "cfx-reference.h"
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 
 #include <gst/app/gstappsink.h>
 #include <gst/cudafx.h>
@@ -373,8 +374,10 @@ kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
     fail_unless_equals_int (cudaMalloc (&scratch, need), cudaSuccess);
 
   {
-    CfxChannel s = { dsrc + sl.offset, sl.pitch, w, h, sl.step };
-    CfxChannel d = { ddst + dl.offset, dl.pitch, w, h, dl.step };
+    CfxPlane s = cfx_plane_8bit (dsrc + sl.offset, sl.pitch, w, h, sl.step,
+        sl.offset);
+    CfxPlane d = cfx_plane_8bit (ddst + dl.offset, dl.pitch, w, h, dl.step,
+        dl.offset);
     cudaError_t err = kind == 0 ?
         cfx_blur_gaussian (d, s, a, b, field_step, scratch, need, 0) :
         cfx_blur_box (d, s, (gint) a, (gint) b, field_step, scratch, need, 0);
@@ -678,17 +681,31 @@ GST_END_TEST;
 GST_START_TEST (test_kernel_arguments)
 {
   guint8 *d;
-  CfxChannel a, b, big_a, big_b;
+  CfxPlane a, b, big_a, big_b;
 
   fail_unless_equals_int (cudaMalloc ((void **) &d, 65536), cudaSuccess);
-  a = (CfxChannel) {
-  d, 64, 32, 32, 1};
-  b = (CfxChannel) {
-  d + 2048, 64, 32, 31, 1};
-  big_a = (CfxChannel) {
-  d, 128, 128, 128, 1};
-  big_b = (CfxChannel) {
-  d + 16384, 128, 128, 128, 1};
+  a = cfx_plane_8bit (d, 64, 32, 32, 1, 0);
+  b = cfx_plane_8bit (d + 2048, 64, 32, 31, 1, 0);
+  big_a = cfx_plane_8bit (d, 128, 128, 128, 1, 0);
+  big_b = cfx_plane_8bit (d + 16384, 128, 128, 128, 1, 0);
+  /* only 8-bit samples */
+  {
+    CfxPlane a16 = a, b16 = b;
+    CfxBlurChannel one;
+
+    a16.bytes = b16.bytes = 2;
+    b16.height = 32;
+    fail_unless_equals_int (cfx_blur_gaussian (b16, a16, 2.0, 2.0, 1, NULL,
+            0, 0), cudaErrorInvalidValue);
+    fail_unless_equals_int (cfx_blur_box (b16, a16, 3, 3, 1, NULL, 0, 0),
+        cudaErrorInvalidValue);
+    memset (&one, 0, sizeof (one));
+    one.dst = b16;
+    one.src = a;
+    one.sigma_x = one.sigma_y = 2.0;
+    fail_unless_equals_int (cfx_blur_gaussian_multi (&one, 1, 1, NULL, 0, 0),
+        cudaErrorInvalidValue);
+  }
   /* mismatched sizes, bad field step, too little scratch */
   fail_unless_equals_int (cfx_blur_gaussian (b, a, 2.0, 2.0, 1, NULL, 0, 0),
       cudaErrorInvalidValue);
@@ -801,10 +818,8 @@ GST_START_TEST (test_multi_channel)
           fail_unless_equals_int (cudaMemset (ddst[c], POISON, bytes[c]),
               cudaSuccess);
           memset (&ch[c], 0, sizeof (ch[c]));
-          ch[c].src = (CfxChannel) {
-          dsrc[c], pitch, w, h, st};
-          ch[c].dst = (CfxChannel) {
-          ddst[c], pitch, w, h, st};
+          ch[c].src = cfx_plane_8bit (dsrc[c], pitch, w, h, st, 0);
+          ch[c].dst = cfx_plane_8bit (ddst[c], pitch, w, h, st, 0);
           ch[c].sigma_x = set[k][c].sx;
           ch[c].sigma_y = set[k][c].sy;
           ch[c].radius_x = set[k][c].rx;

@@ -20,6 +20,7 @@
 #include "cfx-test.h"
 #include "cfx-reference.h"
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 
 #include <gst/app/app.h>
 #include <gst/cudafx.h>
@@ -170,13 +171,11 @@ test_frame_clear (TestFrame * f)
     g_free (f->plane[c]);
 }
 
-static CfxChannel
+static CfxPlane
 test_channel (const TestFrame * f, guint8 * base, gint c)
 {
-  CfxChannel ch = { base + f->ch[c].offset, f->pitch, f->ch[c].w,
-    f->ch[c].h, f->ch[c].step
-  };
-  return ch;
+  return cfx_plane_8bit (base + f->ch[c].offset, f->pitch, f->ch[c].w,
+      f->ch[c].h, f->ch[c].step, f->ch[c].offset);
 }
 
 static CfxRefDegrainParams
@@ -205,7 +204,7 @@ kernel_case (TestFrame * f, const CfxDegrainParams * params_in,
 {
   CfxDegrainParams p = *params_in;
   CfxDegrainScratch *scratch = NULL;
-  CfxChannel src[CFX_DEGRAIN_MAX_CHANNELS], dst[CFX_DEGRAIN_MAX_CHANNELS];
+  CfxPlane src[CFX_DEGRAIN_MAX_CHANNELS], dst[CFX_DEGRAIN_MAX_CHANNELS];
   gint widths[CFX_DEGRAIN_MAX_CHANNELS], heights[CFX_DEGRAIN_MAX_CHANNELS];
   gint est[CFX_DEGRAIN_MAX_CHANNELS];
   gboolean ok = TRUE;
@@ -219,9 +218,9 @@ kernel_case (TestFrame * f, const CfxDegrainParams * params_in,
     dst[c] = test_channel (f, f->ddst, c);
   }
   p.estimate = 1;
-  p.keep_float = 1;
   fail_unless_equals_int (cfx_degrain_scratch_new (&scratch, f->n, widths,
           heights), cudaSuccess);
+  cfx_degrain_keep_float (scratch, 1);
   fail_unless_equals_int (cfx_degrain (dst, src, f->n, &p, scratch, 0),
       cudaSuccess);
   fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
@@ -475,6 +474,45 @@ GST_START_TEST (test_kernel_channels)
 
 GST_END_TEST;
 
+/* Components of other sizes than the scratch's, or of samples other than
+ * 8-bit, are refused */
+GST_START_TEST (test_kernel_arguments)
+{
+  CfxDegrainScratch *scratch;
+  CfxDegrainParams p = params_for (CFX_DEGRAIN_WIENER, 4, 10.0f, 1.0f, 1.0f,
+      FALSE);
+  gint w = 64, h = 32;
+  guint8 *d;
+  CfxPlane src, dst;
+
+  fail_unless_equals_int (cudaMalloc ((void **) &d, 2 * w * h), cudaSuccess);
+  src = cfx_plane_8bit (d, w, w, h, 1, 0);
+  dst = cfx_plane_8bit (d + w * h, w, w, h, 1, 0);
+  fail_unless_equals_int (cfx_degrain_scratch_new (&scratch, 1, &w, &h),
+      cudaSuccess);
+  src.bytes = 2;
+  fail_unless_equals_int (cfx_degrain (&dst, &src, 1, &p, scratch, 0),
+      cudaErrorInvalidValue);
+  fail_unless_equals_int (cfx_degrain_estimate (&src, 1, scratch, 0),
+      cudaErrorInvalidValue);
+  src.bytes = 1;
+  dst.bytes = 2;
+  fail_unless_equals_int (cfx_degrain (&dst, &src, 1, &p, scratch, 0),
+      cudaErrorInvalidValue);
+  dst.bytes = 1;
+  dst.width = w - 1;
+  fail_unless_equals_int (cfx_degrain (&dst, &src, 1, &p, scratch, 0),
+      cudaErrorInvalidValue);
+  dst.width = w;
+  fail_unless_equals_int (cfx_degrain (&dst, &src, 1, &p, scratch, 0),
+      cudaSuccess);
+  fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
+  cfx_degrain_scratch_free (scratch);
+  cudaFree (d);
+}
+
+GST_END_TEST;
+
 /* The estimate alone (the element's first frame) equals the reference */
 GST_START_TEST (test_kernel_estimate)
 {
@@ -497,7 +535,7 @@ GST_START_TEST (test_kernel_estimate)
     ChanDesc ch = { cases[k].w, cases[k].h, 1, 0 };
     TestFrame f;
     CfxDegrainScratch *scratch;
-    CfxChannel src;
+    CfxPlane src;
     CfxRefPlane rp;
     gint m;
     float ref, gpu;
@@ -633,7 +671,8 @@ gpu_degrain_plane (guint8 * out, const guint8 * in, gint w, gint h,
 {
   CfxDegrainScratch *scratch;
   guint8 *din, *dout;
-  CfxChannel src = { NULL, w, w, h, 1 }, dst = { NULL, w, w, h, 1 };
+  CfxPlane src = cfx_plane_8bit (NULL, w, w, h, 1, 0);
+  CfxPlane dst = cfx_plane_8bit (NULL, w, w, h, 1, 0);
   CfxDegrainParams p = params_for (shrink, levels, 0.0f, 1.0f, 1.0f, FALSE);
   gint m;
   float est;
@@ -1407,6 +1446,7 @@ degrain_suite (void)
   tcase_add_test (tc, test_kernel_reconstruction);
   tcase_add_test (tc, test_kernel_against_reference);
   tcase_add_test (tc, test_kernel_channels);
+  tcase_add_test (tc, test_kernel_arguments);
   tcase_add_test (tc, test_kernel_estimate);
   tcase_add_test (tc, test_quality_skimage);
   tcase_add_test (tc, test_element_formats);

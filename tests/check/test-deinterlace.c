@@ -3,13 +3,14 @@
  *  1. The kernel (cfx_deinterlace_frame) against the CPU reference
  *     (tests/reference/deinterlace.c) on device planes: every method,
  *     both parities, TFF and BFF, spatial check on and off, bwdif's intra
- *     fields, every plane layout (planar, NV12 pairs, UYVY, YUY2), the
+ *     fields, every plane layout (planar, NV12 pairs, UYVY, YUY2, each
+ *     component given to the kernel as a CfxPlane of its own), the
  *     minimum and odd and even sizes up to 1920x1080, random and natural
  *     content, the aligned (32-bit word) and unaligned (byte) paths, several
  *     planes in one launch, poisoned outputs.
  *  2. The element in cudafxupload ! cudadeinterlace ! cudafxdownload, for
  *     every format: every output frame of a stream against the reference
- *     driven by the stream rules of shared/algorithms/deinterlace.md
+ *     driven by the stream rules of kernels/deinterlace.md
  *     (P = F[max(i-1,0)], N = F[min(i+1,last)], parity = tff ^ (k == 0),
  *     bwdif intra on the first field of the stream and, at field rate, the
  *     last field), fields all/top/bottom, field order from caps, flags and
@@ -21,6 +22,7 @@
 #include "cfx-test.h"
 #include "cfx-reference.h"
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 
 #include <gst/cudafx.h>
 #include <string.h>
@@ -34,6 +36,16 @@ static const gchar *formats[] = { "UYVY", "YUY2", "I420", "YV12", "NV12",
 static const gchar *method_names[] = { "bwdif", "yadif", "ela", "linear" };
 
 /* ---- channels: each component of a plane ------------------------------- */
+
+/* How a plane's components lie in its rows: the arrangements the kernel
+ * takes (cfx_deinterlace_frame ()) */
+typedef enum
+{
+  LAYOUT_PLANAR,                /* one component, step 1 */
+  LAYOUT_PAIRS,                 /* NV12's UV plane */
+  LAYOUT_UYVY,                  /* Y at offset 1, U 0, V 2 */
+  LAYOUT_YUY2,                  /* Y at offset 0, U 1, V 3 */
+} Layout;
 
 typedef struct
 {
@@ -50,17 +62,17 @@ channel (gint offset, gint step, gint width)
 /* The channels of a plane of @layout whose row holds @width samples per
  * component (packed: pixels) */
 static guint
-layout_channels (CfxDeintLayout layout, gint width, Channel ch[3])
+layout_channels (Layout layout, gint width, Channel ch[3])
 {
   switch (layout) {
-    case CFX_DEINT_LAYOUT_PLANAR:
+    case LAYOUT_PLANAR:
       ch[0] = channel (0, 1, width);
       return 1;
-    case CFX_DEINT_LAYOUT_PAIRS:
+    case LAYOUT_PAIRS:
       ch[0] = channel (0, 2, width);
       ch[1] = channel (1, 2, width);
       return 2;
-    case CFX_DEINT_LAYOUT_UYVY:
+    case LAYOUT_UYVY:
       ch[0] = channel (1, 2, width);
       ch[1] = channel (0, 4, (width + 1) / 2);
       ch[2] = channel (2, 4, (width + 1) / 2);
@@ -74,12 +86,12 @@ layout_channels (CfxDeintLayout layout, gint width, Channel ch[3])
 }
 
 static gint
-layout_row_bytes (CfxDeintLayout layout, gint width)
+layout_row_bytes (Layout layout, gint width)
 {
   switch (layout) {
-    case CFX_DEINT_LAYOUT_PLANAR:
+    case LAYOUT_PLANAR:
       return width;
-    case CFX_DEINT_LAYOUT_PAIRS:
+    case LAYOUT_PAIRS:
       return 2 * width;
     default:
       return 4 * ((width + 1) / 2);
@@ -93,7 +105,7 @@ typedef struct
   const guint8 *data[4];        /* prev, cur, next, out */
   gint stride[4];
   gint width, height;
-  CfxDeintLayout layout;
+  Layout layout;
 } HostPlane;
 
 /* Checks every channel of @hp's output against the reference; prints the
@@ -171,33 +183,34 @@ fill_natural (guint8 * data, gint stride, gint row_bytes, gint rows, gint t,
 
 typedef struct
 {
-  CfxDeintLayout layout;
+  Layout layout;
   gint width, height;
 } PlaneDesc;
 
 /* Runs one launch over @n planes (content of kind @natural) with pitch
- * rule @aligned (256-byte pitches) or not (odd pitch, base + 1). */
+ * rule @aligned (256-byte pitches) or not (odd pitch, base + 1); each
+ * component of each plane goes to the kernel as a component of its own. */
 static gboolean
 kernel_case (const PlaneDesc * desc, guint n, const CfxDeintField * f,
     gboolean aligned, gboolean natural, guint64 seed)
 {
-  CfxDeintPlane planes[CFX_DEINT_MAX_PLANES];
-  guint8 *host[CFX_DEINT_MAX_PLANES][4], *dev[CFX_DEINT_MAX_PLANES][4];
-  gint pitch[CFX_DEINT_MAX_PLANES];
+  CfxDeintComponent comps[CFX_DEINT_MAX_COMPONENTS];
+  guint8 *host[3][4], *dev[3][4];
+  gint pitch[3];
   gboolean ok = TRUE;
-  guint p, j;
+  guint p, j, c, n_comps = 0;
   gchar what[128];
 
+  fail_unless (n <= 3);
   for (p = 0; p < n; p++) {
     gint rb = layout_row_bytes (desc[p].layout, desc[p].width);
+    Channel ch[3];
+    guint nc = layout_channels (desc[p].layout, desc[p].width, ch);
     gsize size;
 
     pitch[p] = aligned ? GST_ROUND_UP_N (rb, 256) : rb + 3;
     size = (gsize) pitch[p] * desc[p].height;
     for (j = 0; j < 4; j++) {
-      CfxPlane *cp = j == 0 ? &planes[p].prev : j == 1 ? &planes[p].cur :
-          j == 2 ? &planes[p].next : &planes[p].dst;
-
       host[p][j] = g_malloc (size);
       if (j == 3)
         memset (host[p][j], POISON, size);
@@ -208,19 +221,25 @@ kernel_case (const PlaneDesc * desc, guint n, const CfxDeintField * f,
         cfx_test_fill_random (host[p][j], size, seed * 8 + p * 4 + j);
       fail_unless_equals_int (cudaMalloc ((void **) &dev[p][j], size + 16),
           cudaSuccess);
-      cp->data = dev[p][j] + (aligned ? 0 : 1);
-      cp->pitch = pitch[p];
-      cp->width = desc[p].width;
-      cp->height = desc[p].height;
       fail_unless_equals_int (cudaMemset (dev[p][j], POISON, size + 16),
           cudaSuccess);
-      fail_unless_equals_int (cudaMemcpy (cp->data, host[p][j], size,
-              cudaMemcpyHostToDevice), cudaSuccess);
+      fail_unless_equals_int (cudaMemcpy (dev[p][j] + (aligned ? 0 : 1),
+              host[p][j], size, cudaMemcpyHostToDevice), cudaSuccess);
     }
-    planes[p].layout = desc[p].layout;
+    for (c = 0; c < nc; c++) {
+      CfxDeintComponent *k = &comps[n_comps++];
+      CfxPlane *fr[4] = { &k->prev, &k->cur, &k->next, &k->dst };
+
+      fail_unless (n_comps <= CFX_DEINT_MAX_COMPONENTS);
+      for (j = 0; j < 4; j++)
+        *fr[j] = cfx_plane_8bit (dev[p][j] + (aligned ? 0 : 1) +
+            ch[c].offset, pitch[p], ch[c].width, desc[p].height, ch[c].step,
+            ch[c].offset);
+    }
   }
 
-  fail_unless_equals_int (cfx_deinterlace_frame (planes, n, f, 0), cudaSuccess);
+  fail_unless_equals_int (cfx_deinterlace_frame (comps, n_comps, f, 0),
+      cudaSuccess);
   fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
 
   for (p = 0; p < n; p++) {
@@ -228,8 +247,8 @@ kernel_case (const PlaneDesc * desc, guint n, const CfxDeintField * f,
     HostPlane hp;
     gint y, rb = layout_row_bytes (desc[p].layout, desc[p].width);
 
-    fail_unless_equals_int (cudaMemcpy (host[p][3], planes[p].dst.data, size,
-            cudaMemcpyDeviceToHost), cudaSuccess);
+    fail_unless_equals_int (cudaMemcpy (host[p][3], dev[p][3] +
+            (aligned ? 0 : 1), size, cudaMemcpyDeviceToHost), cudaSuccess);
     for (j = 0; j < 4; j++) {
       hp.data[j] = host[p][j];
       hp.stride[j] = pitch[p];
@@ -264,9 +283,9 @@ static const struct
 };
 
 static gboolean
-size_ok (CfxDeintMethod m, CfxDeintLayout layout, gint w, gint h)
+size_ok (CfxDeintMethod m, Layout layout, gint w, gint h)
 {
-  gint min_w, min_h, cw = layout >= CFX_DEINT_LAYOUT_UYVY ? (w + 1) / 2 : w;
+  gint min_w, min_h, cw = layout >= LAYOUT_UYVY ? (w + 1) / 2 : w;
 
   cfx_deinterlace_min_size (m, &min_w, &min_h);
   return w >= min_w && cw >= min_w && h >= min_h;
@@ -310,13 +329,13 @@ GST_END_TEST;
 /* Full HD, several planes in one launch: I420-like, NV12-like, UYVY */
 GST_START_TEST (test_kernel_full_hd_multi_plane)
 {
-  const PlaneDesc i420[3] = { {CFX_DEINT_LAYOUT_PLANAR, 1920, 1080},
-  {CFX_DEINT_LAYOUT_PLANAR, 960, 540}, {CFX_DEINT_LAYOUT_PLANAR, 960, 540}
+  const PlaneDesc i420[3] = { {LAYOUT_PLANAR, 1920, 1080},
+  {LAYOUT_PLANAR, 960, 540}, {LAYOUT_PLANAR, 960, 540}
   };
-  const PlaneDesc nv12[2] = { {CFX_DEINT_LAYOUT_PLANAR, 1919, 1079},
-  {CFX_DEINT_LAYOUT_PAIRS, 960, 540}
+  const PlaneDesc nv12[2] = { {LAYOUT_PLANAR, 1919, 1079},
+  {LAYOUT_PAIRS, 960, 540}
   };
-  const PlaneDesc uyvy[1] = { {CFX_DEINT_LAYOUT_UYVY, 1920, 1080} };
+  const PlaneDesc uyvy[1] = { {LAYOUT_UYVY, 1920, 1080} };
   gboolean ok = TRUE;
   guint m;
   gint parity;
@@ -342,24 +361,29 @@ GST_END_TEST;
 GST_START_TEST (test_kernel_refuses_small_planes)
 {
   guint8 *d;
-  CfxDeintPlane pl;
+  CfxDeintComponent c[3];
   CfxDeintField f = { CFX_DEINT_BWDIF, 0, 1, 1, 0 };
+  guint i;
 
   fail_unless_equals_int (cudaMalloc ((void **) &d, 4096), cudaSuccess);
-  pl.cur.data = d;
-  pl.cur.pitch = 256;
-  pl.cur.width = pl.cur.height = 3;
-  pl.prev = pl.next = pl.dst = pl.cur;
-  pl.layout = CFX_DEINT_LAYOUT_PLANAR;
+  c[0].cur = cfx_plane_8bit (d, 256, 3, 3, 1, 0);
+  c[0].prev = c[0].next = c[0].dst = c[0].cur;
   /* bwdif needs 4 rows, yadif 3 */
-  fail_unless_equals_int (cfx_deinterlace_frame (&pl, 1, &f, 0),
+  fail_unless_equals_int (cfx_deinterlace_frame (c, 1, &f, 0),
       cudaErrorInvalidValue);
   f.method = CFX_DEINT_YADIF;
-  fail_unless_equals_int (cfx_deinterlace_frame (&pl, 1, &f, 0), cudaSuccess);
-  /* UYVY 4 pixels wide: chroma channels of 2 */
-  pl.prev.width = pl.cur.width = pl.next.width = pl.dst.width = 4;
-  pl.layout = CFX_DEINT_LAYOUT_UYVY;
-  fail_unless_equals_int (cfx_deinterlace_frame (&pl, 1, &f, 0),
+  fail_unless_equals_int (cfx_deinterlace_frame (c, 1, &f, 0), cudaSuccess);
+  /* only 8-bit samples */
+  c[0].cur.bytes = c[0].prev.bytes = c[0].next.bytes = c[0].dst.bytes = 2;
+  fail_unless_equals_int (cfx_deinterlace_frame (c, 1, &f, 0),
+      cudaErrorInvalidValue);
+  /* UYVY 4 pixels wide: chroma components of 2 */
+  c[0].cur = cfx_plane_8bit (d + 1, 256, 4, 3, 2, 1);
+  c[1].cur = cfx_plane_8bit (d, 256, 2, 3, 4, 0);
+  c[2].cur = cfx_plane_8bit (d + 2, 256, 2, 3, 4, 2);
+  for (i = 0; i < 3; i++)
+    c[i].prev = c[i].next = c[i].dst = c[i].cur;
+  fail_unless_equals_int (cfx_deinterlace_frame (c, 3, &f, 0),
       cudaErrorInvalidValue);
   fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
   cudaFree (d);
@@ -369,16 +393,16 @@ GST_END_TEST;
 
 /* ---- 2. the element against the reference ------------------------------- */
 
-static CfxDeintLayout
+static Layout
 plane_layout (GstVideoFormat format, guint plane)
 {
   if (format == GST_VIDEO_FORMAT_UYVY)
-    return CFX_DEINT_LAYOUT_UYVY;
+    return LAYOUT_UYVY;
   if (format == GST_VIDEO_FORMAT_YUY2)
-    return CFX_DEINT_LAYOUT_YUY2;
+    return LAYOUT_YUY2;
   if (format == GST_VIDEO_FORMAT_NV12 && plane == 1)
-    return CFX_DEINT_LAYOUT_PAIRS;
-  return CFX_DEINT_LAYOUT_PLANAR;
+    return LAYOUT_PAIRS;
+  return LAYOUT_PLANAR;
 }
 
 /* Every plane of @out against the reference on P, C, N */

@@ -1,9 +1,11 @@
-/* GPU suite for cudaluma: the kernel against the CPU reference (aligned
- * and unaligned planes, poisoned outputs), and the element through
+/* GPU suite for cudaluma: the kernel against the CPU reference (packed
+ * luma, planar and strided components, aligned and unaligned planes,
+ * poisoned outputs), and the element through
  * cudaupload ! cudaluma ! cudadownload for every format and size. */
 #include "cfx-test.h"
 #include "cfx-reference.h"
 #include "cudafx-kernels.h"
+#include "cudafx-testing.h"
 
 #include <gst/cudafx.h>
 
@@ -20,52 +22,60 @@ static const struct
 
 #define POISON 0xA5
 
-/* Kernel alone: device planes of the given pitches, output poisoned */
+/* Kernel alone: a component of @step bytes (its first sample @offset
+ * bytes into the rows) of a device plane of @src_pitch into a plane of
+ * @dst_step; outputs poisoned. Packed 4:2:2 luma (step 2, offset 0: YUY2,
+ * 1: UYVY) against the reference, other steps against a plain copy. */
 static gboolean
-kernel_case (gint w, gint h, gint src_pitch, gint dst_pitch, gint y_first,
-    guint64 seed)
+kernel_case (gint w, gint h, gint step, gint offset, gint src_pitch,
+    gint dst_step, gint dst_pitch, guint64 seed)
 {
   gsize src_size = (gsize) src_pitch * h, dst_size = (gsize) dst_pitch * h;
   guint8 *host_src = g_malloc (src_size), *host_dst = g_malloc (dst_size);
   guint8 *want = g_malloc ((gsize) w * h);
-  CfxPlane dsrc = { NULL, src_pitch, w, h }, ddst = { NULL, dst_pitch, w, h };
-  CfxRefPlane rsrc = { host_src, src_pitch, w, h }, rdst = { want, w, w, h };
+  guint8 *sbase, *dbase;
+  CfxPlane dsrc, ddst;
   gboolean ok = TRUE;
-  gint y;
+  gint x, y;
 
   cfx_test_fill_random (host_src, src_size, seed);
   /* +16: the unaligned cases start one byte in */
-  fail_unless_equals_int (cudaMalloc ((void **) &dsrc.data, src_size + 16),
+  fail_unless_equals_int (cudaMalloc ((void **) &sbase, src_size + 16),
       cudaSuccess);
-  fail_unless_equals_int (cudaMalloc ((void **) &ddst.data, dst_size + 16),
+  fail_unless_equals_int (cudaMalloc ((void **) &dbase, dst_size + 16),
       cudaSuccess);
-  if (src_pitch % 16)
-    dsrc.data += 1;
-  if (dst_pitch % 16)
-    ddst.data += 1;
-  fail_unless_equals_int (cudaMemcpy (dsrc.data, host_src, src_size,
+  dsrc = cfx_plane_8bit (sbase + (src_pitch % 16 ? 1 : 0) + offset,
+      src_pitch, w, h, step, offset);
+  ddst = cfx_plane_8bit (dbase + (dst_pitch % 16 ? 1 : 0), dst_pitch, w, h,
+      dst_step, 0);
+  fail_unless_equals_int (cudaMemcpy (dsrc.data - offset, host_src, src_size,
           cudaMemcpyHostToDevice), cudaSuccess);
   fail_unless_equals_int (cudaMemset (ddst.data, POISON, dst_size),
       cudaSuccess);
-  fail_unless_equals_int (cfx_luma_from_packed422 (ddst, dsrc, y_first, 0),
-      cudaSuccess);
+  fail_unless_equals_int (cfx_luma_copy (ddst, dsrc, 0), cudaSuccess);
   fail_unless_equals_int (cudaMemcpy (host_dst, ddst.data, dst_size,
           cudaMemcpyDeviceToHost), cudaSuccess);
 
-  cfx_ref_luma_from_packed422 (&rdst, &rsrc, y_first);
-  for (y = 0; y < h && ok; y++) {
-    if (memcmp (host_dst + (gsize) y * dst_pitch, want + (gsize) y * w, w)) {
-      g_print ("luma kernel %dx%d pitches %d/%d y_first %d differs in row "
-          "%d\n", w, h, src_pitch, dst_pitch, y_first, y);
-      ok = FALSE;
-    }
+  if (step == 2 && offset <= 1) {
+    CfxRefPlane rsrc = { host_src, src_pitch, w, h }, rdst = { want, w, w, h };
+    cfx_ref_luma_from_packed422 (&rdst, &rsrc, offset == 0);
+  } else {
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        want[(gsize) y * w + x] = host_src[(gsize) y * src_pitch + offset +
+            (gsize) x * step];
   }
-  if (src_pitch % 16)
-    dsrc.data -= 1;
-  if (dst_pitch % 16)
-    ddst.data -= 1;
-  cudaFree (dsrc.data);
-  cudaFree (ddst.data);
+  for (y = 0; y < h && ok; y++)
+    for (x = 0; x < w && ok; x++)
+      if (host_dst[(gsize) y * dst_pitch + (gsize) x * dst_step] !=
+          want[(gsize) y * w + x]) {
+        g_print ("luma kernel %dx%d step %d offset %d pitches %d/%d dst step "
+            "%d differs at %d,%d\n", w, h, step, offset, src_pitch,
+            dst_pitch, dst_step, x, y);
+        ok = FALSE;
+      }
+  cudaFree (sbase);
+  cudaFree (dbase);
   g_free (host_src);
   g_free (host_dst);
   g_free (want);
@@ -75,25 +85,60 @@ kernel_case (gint w, gint h, gint src_pitch, gint dst_pitch, gint y_first,
 GST_START_TEST (test_luma_kernel_against_reference)
 {
   guint s;
-  gint y_first;
+  gint off;
   gboolean ok = TRUE;
 
   for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
     gint w = sizes[s].w, h = sizes[s].h;
     gint src_aligned = GST_ROUND_UP_N (GST_ROUND_UP_2 (w) * 2, 256);
     gint dst_aligned = GST_ROUND_UP_N (w, 256);
+    gboolean small = (gsize) w * h < 10000000;
 
-    for (y_first = 0; y_first <= 1; y_first++) {
+    /* packed 4:2:2 luma: YUY2 (offset 0), UYVY (1) */
+    for (off = 0; off <= 1; off++) {
       /* the pitched layout of the design: vector path */
-      ok &= kernel_case (w, h, src_aligned, dst_aligned, y_first, s * 2 +
-          y_first);
+      ok &= kernel_case (w, h, 2, off, src_aligned, 1, dst_aligned,
+          s * 2 + off);
       /* tight, odd pitches: the byte-wise path */
-      if ((gsize) w * h < 10000000)
-        ok &= kernel_case (w, h, GST_ROUND_UP_2 (w) * 2 + 3, w + 1, y_first,
-            100 + s);
+      if (small)
+        ok &= kernel_case (w, h, 2, off, GST_ROUND_UP_2 (w) * 2 + 3, 1,
+            w + 1, 100 + s);
+    }
+    /* a planar plane: a 2-D copy */
+    ok &= kernel_case (w, h, 1, 0, dst_aligned, 1, dst_aligned, 200 + s);
+    if (small) {
+      ok &= kernel_case (w, h, 1, 0, w + 3, 1, w + 1, 300 + s);
+      /* packed chroma (step 4), and a step-2 output: the strided kernel */
+      ok &= kernel_case (w, h, 4, 2, 4 * w + 5, 1, dst_aligned, 400 + s);
+      ok &= kernel_case (w, h, 2, 1, src_aligned, 2, 2 * w + 7, 500 + s);
     }
   }
   fail_unless (ok);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_luma_kernel_arguments)
+{
+  guint8 *d;
+  CfxPlane a, b;
+
+  fail_unless_equals_int (cudaMalloc ((void **) &d, 65536), cudaSuccess);
+  a = cfx_plane_8bit (d, 256, 64, 32, 1, 0);
+  b = cfx_plane_8bit (d + 16384, 256, 64, 32, 1, 0);
+  /* only 8-bit samples, equal sizes */
+  b.bytes = 2;
+  fail_unless_equals_int (cfx_luma_copy (b, a, 0), cudaErrorInvalidValue);
+  b.bytes = 1;
+  a.bytes = 2;
+  fail_unless_equals_int (cfx_luma_copy (b, a, 0), cudaErrorInvalidValue);
+  a.bytes = 1;
+  b.height = 31;
+  fail_unless_equals_int (cfx_luma_copy (b, a, 0), cudaErrorInvalidValue);
+  b.height = 32;
+  fail_unless_equals_int (cfx_luma_copy (b, a, 0), cudaSuccess);
+  fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
+  cudaFree (d);
 }
 
 GST_END_TEST;
@@ -202,6 +247,7 @@ luma_suite (void)
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_luma_kernel_against_reference);
+  tcase_add_test (tc, test_luma_kernel_arguments);
   tcase_add_test (tc, test_luma_element_all_formats_and_sizes);
   return s;
 }

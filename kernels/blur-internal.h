@@ -1,0 +1,95 @@
+/* Between blur.cu (planning) and the blur-*.cu kernels: only those files
+ * include this. Not part of the kernels' interface. */
+#ifndef CUDAFX_BLUR_INTERNAL_H
+#define CUDAFX_BLUR_INTERNAL_H
+
+#include "cudafx-kernels.h"
+#include "cudafx-testing.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest folded radius the direct Gaussian takes (sigma <= 16) */
+#define CFX_BLUR_DIRECT_MAX_RADIUS 48
+#define CFX_BLUR_MAX_TAPS (2 * CFX_BLUR_DIRECT_MAX_RADIUS + 1)
+/* sub-channels of one launch: every channel's fields */
+#define CFX_BLUR_MAX_SUBS (2 * CFX_BLUR_MAX_CHANNELS)
+
+/* One sub-channel of a direct launch: its taps w[k + radius] for offsets
+ * -radius .. radius (folded onto the channel), each exactly representable
+ * in fp16, and their sums (not exactly 1) */
+typedef struct
+{
+  CfxPlane dst, src;
+  int rx, ry;
+  float wx[CFX_BLUR_MAX_TAPS], wy[CFX_BLUR_MAX_TAPS];
+  double sum_x, sum_y;
+} CfxBlurDirect;
+
+cudaError_t cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
+    cudaStream_t stream);
+
+/* One axis of the decimated path. Coarse sample m averages the f fine
+ * samples o + m f .. o + m f + f - 1 (mirrored); n coarse samples. */
+typedef struct
+{
+  int f;                        /* power of two; 1: no decimation */
+  int log2f;
+  int r;                        /* coarse Gaussian radius, <= 24 */
+  int o;                        /* first fine sample, a multiple of f */
+  int n;
+  double sc;                    /* coarse sigma (coarse samples) */
+} CfxBlurAxis;
+
+/* One sub-channel of a decimated launch, and its part of the scratch */
+typedef struct
+{
+  CfxPlane dst, src;
+  CfxBlurAxis ax, ay;
+  void *scratch;
+} CfxBlurCoarse;
+
+/* Coarse floats per row, and a sub-channel's scratch bytes */
+int cfx_blur_coarse_pitch (const CfxBlurAxis * ax);
+size_t cfx_blur_coarse_bytes (const CfxBlurAxis * ax, const CfxBlurAxis * ay);
+
+cudaError_t cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
+    cudaStream_t stream);
+
+/* One sub-channel of a box launch */
+typedef struct
+{
+  CfxPlane dst, src;
+  int rx, ry;
+  void *scratch;
+} CfxBlurBox;
+
+/* scratch bytes of one sub-channel (vertical sums) */
+size_t cfx_blur_box_sums_bytes (int width, int height, int radius_y);
+cudaError_t cfx_blur_box_launch (const CfxBlurBox * subs, int n,
+    cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#ifdef __CUDACC__
+/* ---- helpers shared by the blur-*.cu kernels --------------------------- */
+#include <cuda_fp16.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernel-helpers.h"
+
+/* Two floats as fp16 bits (round to nearest), lo in the low half */
+__device__ __forceinline__ uint32_t
+pack_half2 (float lo, float hi)
+{
+  __half2 h = __floats2half2_rn (lo, hi);
+  uint32_t u;
+  memcpy (&u, &h, 4);
+  return u;
+}
+#endif
+#endif
