@@ -14,7 +14,9 @@
  *     (P = F[max(i-1,0)], N = F[min(i+1,last)], parity = tff ^ (k == 0),
  *     bwdif intra on the first field of the stream and, at field rate, the
  *     last field), fields all/top/bottom, field order from caps, flags and
- *     the property.
+ *     the property; the padding byte of odd-width UYVY/YUY2 rows is the
+ *     current input frame's (the frame layer restores it: the kernels may
+ *     write it, and the kernel-level checks leave it alone).
  *  3. Stream semantics with GstHarness: timestamps and durations, exactly
  *     two outputs per interlaced input, EOS drain, flush and DISCONT reset,
  *     mixed content, the latency query, metas on the first output only,
@@ -431,6 +433,30 @@ check_frame (GstVideoFrame * out, GstVideoFrame * p, GstVideoFrame * c,
     w = g_strdup_printf ("%s plane %u", what, plane);
     ok = check_plane (&hp, f, w);
     g_free (w);
+  }
+
+  /* UYVY/YUY2 of odd width: the padding byte of each row (the last pair's
+   * second Y, no sample) is the current input frame's */
+  if (ok && (GST_VIDEO_FRAME_FORMAT (c) == GST_VIDEO_FORMAT_UYVY
+          || GST_VIDEO_FRAME_FORMAT (c) == GST_VIDEO_FORMAT_YUY2)
+      && GST_VIDEO_FRAME_WIDTH (c) % 2) {
+    gsize off = (gsize) (GST_VIDEO_FRAME_WIDTH (c) / 2) * 4 +
+        (GST_VIDEO_FRAME_FORMAT (c) == GST_VIDEO_FORMAT_UYVY ? 3 : 2);
+    gint y;
+
+    for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (c); y++) {
+      guint8 a = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (c, 0))[(gsize) y *
+          GST_VIDEO_FRAME_PLANE_STRIDE (c, 0) + off];
+      guint8 b = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, 0))[(gsize) y *
+          GST_VIDEO_FRAME_PLANE_STRIDE (out, 0) + off];
+
+      if (a != b) {
+        g_print ("%s: padding byte of row %d is %d, the current input "
+            "frame's %d\n", what, y, b, a);
+        ok = FALSE;
+        break;
+      }
+    }
   }
   return ok;
 }
