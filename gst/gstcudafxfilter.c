@@ -168,18 +168,28 @@ gst_cuda_fx_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       (trans, direction, query);
 }
 
+/* Temporal filters: the history (the class is complete only after
+ * instance init) */
+static void
+ensure_history (GstBaseTransform * trans)
+{
+  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
+  GstCudaFxFilterPrivate *priv = PRIV (trans);
+
+  if (klass->process_window && !priv->history) {
+    g_assert (klass->outputs_for != NULL);
+    priv->history = gst_cuda_fx_history_new (klass->past, klass->future);
+  }
+}
+
 static gboolean
 gst_cuda_fx_filter_start (GstBaseTransform * trans)
 {
-  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
   GError *error = NULL;
   cudaError_t err;
 
-  if (klass->process_window && !priv->history) {
-    g_return_val_if_fail (klass->outputs_for != NULL, FALSE);
-    priv->history = gst_cuda_fx_history_new (klass->past, klass->future);
-  }
+  ensure_history (trans);
 
   if (!gst_cuda_fx_ensure_element_context (GST_ELEMENT_CAST (trans),
           priv->device_id, &priv->context, &error)) {
@@ -267,6 +277,7 @@ gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
 
   priv->in_info = in_info;
   priv->out_info = out_info;
+  ensure_history (trans);
   if (priv->history)
     gst_cuda_fx_history_set_info (priv->history, &in_info, &out_info);
   return TRUE;

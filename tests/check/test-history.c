@@ -22,7 +22,7 @@ setup_infos (void)
 }
 
 static GstBuffer *
-frame (GstClockTime pts, GstClockTime duration, GstBufferFlags flags)
+frame (GstClockTime pts, GstClockTime duration, guint flags)
 {
   GstBuffer *b = gst_buffer_new ();
 
