@@ -161,8 +161,41 @@ GST_START_TEST (test_copy_shares_write_copies)
 
 GST_END_TEST;
 
-/* Runs @launch (with an appsink named "out") to EOS; returns its samples'
- * buffers */
+/* Fails with the pipeline's error message, if it posted one */
+static void
+fail_on_error (GstElement * pipeline, const gchar * what)
+{
+  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      GST_MESSAGE_ERROR);
+  GError *error = NULL;
+  gchar *debug = NULL;
+
+  if (!msg)
+    return;
+  gst_message_parse_error (msg, &error, &debug);
+  fail ("%s: %s (%s)", what, error->message, debug ? debug : "");
+}
+
+/* The next sample of @sink, NULL at EOS; fails on an error or after 20 s
+ * without one (an error does not wake an appsink) */
+static GstSample *
+next_sample (GstElement * pipeline, GstElement * sink, const gchar * what)
+{
+  GstSample *sample;
+  gint waited = 0;
+
+  while (!(sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
+              GST_SECOND))) {
+    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
+      return NULL;
+    fail_on_error (pipeline, what);
+    waited += 1;
+    fail_if (waited > 20, "%s: no sample in 20 s", what);
+  }
+  return sample;
+}
+
+/* Runs @launch to EOS; returns the buffers of its appsink @sink_name */
 static GPtrArray *
 run_collect (const gchar * launch, const gchar * sink_name)
 {
@@ -172,29 +205,22 @@ run_collect (const gchar * launch, const gchar * sink_name)
   GPtrArray *bufs = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_buffer_unref);
   GstSample *sample;
-  GstMessage *msg;
 
   fail_unless (pipeline != NULL, "%s: %s", launch,
       error ? error->message : "?");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), sink_name);
-  fail_unless_equals_int (gst_element_set_state (pipeline,
-          GST_STATE_PLAYING), GST_STATE_CHANGE_ASYNC);
-  while ((sample = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+  while ((sample = next_sample (pipeline, sink, launch))) {
     g_ptr_array_add (bufs, gst_buffer_ref (gst_sample_get_buffer (sample)));
     gst_sample_unref (sample);
   }
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
-  gst_message_unref (msg);
+  fail_on_error (pipeline, launch);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (sink);
   gst_object_unref (pipeline);
   return bufs;
 }
-
-#define SRC_CAPS(fmt) "videotestsrc num-buffers=%d pattern=%s ! " \
-  "video/x-raw,format=" fmt ",width=319,height=239,framerate=30/1"
 
 /* One uploaded frame repeated by imagefreeze (which copies its buffer for
  * every output): every output holds the frame */
@@ -279,16 +305,23 @@ GST_START_TEST (test_tee_writing_branch)
     g_object_set (sink[b], "max-buffers", 0, "drop", FALSE, NULL);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      GST_CLOCK_TIME_NONE, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless_equals_int (GST_MESSAGE_TYPE (msg), GST_MESSAGE_EOS);
+      30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no EOS in 30 s");
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *error = NULL;
+
+    gst_message_parse_error (msg, &error, NULL);
+    fail ("tee: %s", error->message);
+  }
   gst_message_unref (msg);
 
   fail_unless_equals_int (ref->len, 8);
   for (b = 0; b < 2; b++) {
     for (k = 0; k < ref->len; k++) {
-      GstSample *s = gst_app_sink_pull_sample (GST_APP_SINK (sink[b]));
+      GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink[b]),
+          GST_SECOND);
 
-      fail_unless (s != NULL);
+      fail_unless (s != NULL, "branch %u: output %u missing", b, k);
       fail_unless (check_bytes (gst_sample_get_buffer (s),
               g_ptr_array_index (ref, k), &tee_info, b == 1,
               b == 0 ? "reading branch" : "writing branch"));
