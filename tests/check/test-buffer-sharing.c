@@ -267,6 +267,7 @@ mark_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
 
   /* the tee hands the same buffer to both branches: not writable here */
+  fail_if (gst_buffer_is_writable (buf));
   GST_PAD_PROBE_INFO_DATA (info) = mark_plane0 (buf, &tee_info);
   return GST_PAD_PROBE_OK;
 }
@@ -287,7 +288,7 @@ GST_START_TEST (test_tee_writing_branch)
   GError *error = NULL;
   GstElement *pipeline = gst_parse_launch (launch, &error);
   GstElement *q, *sink[2];
-  GstPad *pad;
+  GstPad *pad, *peer;
   GstCaps *c = gst_caps_from_string (caps);
   GstMessage *msg;
   guint k, b;
@@ -295,15 +296,33 @@ GST_START_TEST (test_tee_writing_branch)
   fail_unless (gst_video_info_from_caps (&tee_info, c));
   fail_unless (pipeline != NULL);
   q = gst_bin_get_by_name (GST_BIN (pipeline), "q");
-  pad = gst_element_get_static_pad (q, "src");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, mark_probe, NULL, NULL);
+  /* on the tee's pad: the tee still holds the buffer for the other branch,
+   * so the write must go through a copy */
+  pad = gst_element_get_static_pad (q, "sink");
+  peer = gst_pad_get_peer (pad);
+  gst_pad_add_probe (peer, GST_PAD_PROBE_TYPE_BUFFER, mark_probe, NULL, NULL);
+  gst_object_unref (peer);
   gst_object_unref (pad);
   sink[0] = gst_bin_get_by_name (GST_BIN (pipeline), "a");
   sink[1] = gst_bin_get_by_name (GST_BIN (pipeline), "b");
-  /* both sinks keep their samples: pull them after EOS */
+  /* both sinks keep every sample (an appsink holds EOS back until its
+   * samples are pulled) */
   for (b = 0; b < 2; b++)
     g_object_set (sink[b], "max-buffers", 0, "drop", FALSE, NULL);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
+
+  fail_unless_equals_int (ref->len, 8);
+  for (b = 0; b < 2; b++) {
+    for (k = 0; k < ref->len; k++) {
+      GstSample *s = next_sample (pipeline, sink[b], "tee");
+
+      fail_unless (s != NULL, "branch %u: output %u missing", b, k);
+      fail_unless (check_bytes (gst_sample_get_buffer (s),
+              g_ptr_array_index (ref, k), &tee_info, b == 1,
+              b == 0 ? "reading branch" : "writing branch"));
+      gst_sample_unref (s);
+    }
+  }
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
       30 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no EOS in 30 s");
@@ -314,20 +333,6 @@ GST_START_TEST (test_tee_writing_branch)
     fail ("tee: %s", error->message);
   }
   gst_message_unref (msg);
-
-  fail_unless_equals_int (ref->len, 8);
-  for (b = 0; b < 2; b++) {
-    for (k = 0; k < ref->len; k++) {
-      GstSample *s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink[b]),
-          GST_SECOND);
-
-      fail_unless (s != NULL, "branch %u: output %u missing", b, k);
-      fail_unless (check_bytes (gst_sample_get_buffer (s),
-              g_ptr_array_index (ref, k), &tee_info, b == 1,
-              b == 0 ? "reading branch" : "writing branch"));
-      gst_sample_unref (s);
-    }
-  }
 
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (sink[0]);
