@@ -439,7 +439,7 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
   gint width = GST_VIDEO_FRAME_WIDTH (&in->video);
   gint height = GST_VIDEO_FRAME_HEIGHT (&in->video);
-  CfxPlane src[MAX_CH], dst[MAX_CH];
+  const CfxPlane *src = in->comp, *dst = out->comp;
   CfxDegrainParams params = { 0 };
   gdouble strength, luma_strength, chroma_strength, sigma, used[MAX_CH];
   gboolean automatic;
@@ -465,11 +465,6 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   if (params.levels <= 0)
     params.levels = width > 1920 || height > 1080 ? 5 : 4;
   automatic = sigma <= 0.0;
-
-  for (c = 0; c < n; c++) {
-    src[c] = in->comp[c];
-    dst[c] = out->comp[c];
-  }
 
   if (!collect_estimates (self))
     return GST_FLOW_ERROR;
