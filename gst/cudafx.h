@@ -8,6 +8,7 @@
 #include <gst/gstcudafxframe.h>
 #include <gst/gstcudafxhistory.h>
 #include <gst/gstcudafxcaps.h>
+#include <gst/gstcudafxinterop.h>
 #include <gst/gstcudafxbufferpool.h>
 #include <gst/gstcudafxhostmemory.h>
 #include <gst/gstcudafxfilter.h>

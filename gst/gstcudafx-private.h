@@ -38,6 +38,13 @@ cudaError_t gst_cuda_fx_context_alloc (GstCudaFxContext * context,
 void gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
     GstCudaFxSync * sync);
 
+/* Contexts of GStreamer's CUDA library (gstcudafxcontext.c) */
+GstCudaFxContext *gst_cuda_fx_context_adopt (gpointer cu_context,
+    gint device_id, GstObject * interop_context, GError ** error);
+GstObject *gst_cuda_fx_context_get_interop (GstCudaFxContext * context);
+void gst_cuda_fx_context_set_interop (GstCudaFxContext * context,
+    GstObject * interop_context);
+
 G_END_DECLS
 
 #endif

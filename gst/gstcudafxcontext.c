@@ -6,6 +6,7 @@
 
 #include "gstcudafxcontext.h"
 #include "gstcudafx-private.h"
+#include "gstcudafxinterop.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -28,6 +29,15 @@ struct _GstCudaFxContext
   gint device_id;
   gchar *device_name;
   gint sm_count;
+
+  /* The CUDA context all work runs in: the device's primary context (the
+   * one nvcc-compiled launches use by default), or one that GStreamer's
+   * CUDA library made first and this object adopted (gstcudafxinterop.c) */
+  gpointer cu_context;
+  gboolean primary;
+  /* the same CUDA context as a GstCudaContext of gst-plugins-bad, for
+   * its elements (NULL until asked for, or without that library) */
+  GstObject *interop_context;
 
   cudaStream_t transfer_stream;
 
@@ -52,6 +62,37 @@ G_DEFINE_TYPE (GstCudaFxContext, gst_cuda_fx_context, GST_TYPE_OBJECT);
 
 static GMutex singleton_lock;
 static GWeakRef singletons[MAX_DEVICES];
+/* contexts adopted from GStreamer's CUDA library: a GWeakRef each */
+static GPtrArray *adopted;
+
+/* Driver API entry points, through the runtime (the plugin links no
+ * libcuda: the runtime finds the driver) */
+typedef int (*CtxGetCurrentFunc) (gpointer * ctx);
+typedef int (*CtxSetCurrentFunc) (gpointer ctx);
+static CtxGetCurrentFunc ctx_get_current;
+static CtxSetCurrentFunc ctx_set_current;
+
+static gboolean
+load_driver_entry_points (void)
+{
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    enum cudaDriverEntryPointQueryResult status;
+
+    if (cudaGetDriverEntryPointByVersion ("cuCtxGetCurrent",
+            (void **) &ctx_get_current, 12000, cudaEnableDefault,
+            &status) != cudaSuccess || status != cudaDriverEntryPointSuccess)
+      ctx_get_current = NULL;
+    if (cudaGetDriverEntryPointByVersion ("cuCtxSetCurrent",
+            (void **) &ctx_set_current, 12000, cudaEnableDefault,
+            &status) != cudaSuccess || status != cudaDriverEntryPointSuccess)
+      ctx_set_current = NULL;
+    cudaGetLastError ();
+    g_once_init_leave (&once, 1);
+  }
+  return ctx_get_current && ctx_set_current;
+}
 
 G_DEFINE_QUARK (gst-cuda-fx-error-quark, gst_cuda_fx_error);
 
@@ -84,7 +125,7 @@ gst_cuda_fx_context_finalize (GObject * object)
   }
   g_async_queue_unref (self->pending);
 
-  cudaSetDevice (self->device_id);
+  gst_cuda_fx_context_make_current (self);
   while ((event = g_queue_pop_head (&self->free_events)))
     cudaEventDestroy (event);
   if (self->transfer_stream)
@@ -98,6 +139,7 @@ gst_cuda_fx_context_finalize (GObject * object)
     cudaMemPoolDestroy (self->mem_pool);
   g_mutex_clear (&self->event_lock);
   g_free (self->device_name);
+  gst_clear_object (&self->interop_context);
 
   G_OBJECT_CLASS (gst_cuda_fx_context_parent_class)->finalize (object);
 }
@@ -176,6 +218,36 @@ create_mem_pool (GstCudaFxContext * self)
   return cudaSuccess;
 }
 
+/* Streams, the memory pool and the release thread, in the context current
+ * now */
+static gboolean
+create_resources (GstCudaFxContext * self, GError ** error)
+{
+  cudaError_t err;
+
+  err = cudaStreamCreateWithFlags (&self->transfer_stream,
+      cudaStreamNonBlocking);
+  if (err == cudaSuccess)
+    err = cudaStreamCreateWithFlags (&self->alloc_stream,
+        cudaStreamNonBlocking);
+  if (err == cudaSuccess)
+    err = cudaStreamCreateWithFlags (&self->free_stream,
+        cudaStreamNonBlocking);
+  /* an adopted context allocates with cudaMalloc: pool allocations are
+   * not known to be usable from a context other than the primary one */
+  if (err == cudaSuccess && self->primary)
+    err = create_mem_pool (self);
+  if (err != cudaSuccess) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
+        "Creating streams and a memory pool on device %d failed: %s (%s)",
+        self->device_id, cudaGetErrorString (err), cudaGetErrorName (err));
+    return FALSE;
+  }
+  self->release_thread = g_thread_new ("cudafx-release", release_thread_func,
+      self);
+  return TRUE;
+}
+
 static GstCudaFxContext *
 context_new (gint device_id, GError ** error)
 {
@@ -224,27 +296,13 @@ context_new (gint device_id, GError ** error)
   self->device_id = device_id;
   self->device_name = g_strdup (prop.name);
   self->sm_count = prop.multiProcessorCount;
-
-  err = cudaStreamCreateWithFlags (&self->transfer_stream,
-      cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = cudaStreamCreateWithFlags (&self->alloc_stream,
-        cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = cudaStreamCreateWithFlags (&self->free_stream,
-        cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = create_mem_pool (self);
-  if (err != cudaSuccess) {
-    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
-        "Creating streams and a memory pool on device %d failed: %s (%s)",
-        device_id, cudaGetErrorString (err), cudaGetErrorName (err));
+  self->primary = TRUE;
+  if (load_driver_entry_points ())
+    ctx_get_current (&self->cu_context);
+  if (!create_resources (self, error)) {
     gst_object_unref (self);
     return NULL;
   }
-
-  self->release_thread = g_thread_new ("cudafx-release", release_thread_func,
-      self);
 
   GST_INFO_OBJECT (self, "device %d: %s, %d SMs, compute %d.%d", device_id,
       prop.name, prop.multiProcessorCount, prop.major, prop.minor);
@@ -313,7 +371,110 @@ gst_cuda_fx_context_get_sm_count (GstCudaFxContext * context)
 cudaError_t
 gst_cuda_fx_context_make_current (GstCudaFxContext * context)
 {
-  return cudaSetDevice (context->device_id);
+  if (context->primary)
+    return cudaSetDevice (context->device_id);
+  /* CUDA_SUCCESS is 0, as cudaSuccess */
+  return ctx_set_current (context->cu_context) == 0 ? cudaSuccess :
+      cudaErrorInvalidResourceHandle;
+}
+
+/**
+ * gst_cuda_fx_context_get_handle:
+ *
+ * Returns: the CUcontext the context's work runs in (NULL where the
+ * driver's entry points could not be found)
+ */
+gpointer
+gst_cuda_fx_context_get_handle (GstCudaFxContext * context)
+{
+  return context->cu_context;
+}
+
+gboolean
+gst_cuda_fx_context_is_primary (GstCudaFxContext * context)
+{
+  return context->primary;
+}
+
+/* Internal: gst-plugins-bad's GstCudaContext for the same CUDA context,
+ * kept for the context's life (transfer none) */
+GstObject *
+gst_cuda_fx_context_get_interop (GstCudaFxContext * context)
+{
+  return context->interop_context;
+}
+
+void
+gst_cuda_fx_context_set_interop (GstCudaFxContext * context,
+    GstObject * interop_context)
+{
+  GST_OBJECT_LOCK (context);
+  if (!context->interop_context && interop_context)
+    context->interop_context = gst_object_ref (interop_context);
+  GST_OBJECT_UNLOCK (context);
+}
+
+/* Internal: the context whose work runs in @cu_context (a CUcontext of
+ * @device_id that GStreamer's CUDA library made): the device's primary
+ * context object if it is the primary context, else one object per
+ * @cu_context, made on first use. (transfer full) */
+GstCudaFxContext *
+gst_cuda_fx_context_adopt (gpointer cu_context, gint device_id,
+    GstObject * interop_context, GError ** error)
+{
+  GstCudaFxContext *self = NULL, *primary;
+  guint i;
+
+  primary = gst_cuda_fx_context_get (device_id, error);
+  if (!primary)
+    return NULL;
+  if (primary->cu_context == cu_context) {
+    gst_cuda_fx_context_set_interop (primary, interop_context);
+    return primary;
+  }
+  if (!load_driver_entry_points () || !cu_context) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
+        "Cannot use another library's CUDA context on device %d: the "
+        "driver's context functions are missing", device_id);
+    gst_object_unref (primary);
+    return NULL;
+  }
+
+  g_mutex_lock (&singleton_lock);
+  if (!adopted)
+    adopted = g_ptr_array_new ();
+  for (i = 0; i < adopted->len && !self; i++) {
+    self = g_weak_ref_get (g_ptr_array_index (adopted, i));
+    if (self && self->cu_context != cu_context)
+      gst_clear_object (&self);
+  }
+  if (!self) {
+    self = g_object_new (GST_TYPE_CUDA_FX_CONTEXT, NULL);
+    gst_object_ref_sink (self);
+    self->device_id = device_id;
+    self->device_name = g_strdup (primary->device_name);
+    self->sm_count = primary->sm_count;
+    self->cu_context = cu_context;
+    gst_cuda_fx_context_set_interop (self, interop_context);
+    if (ctx_set_current (cu_context) != 0) {
+      g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
+          "Cannot make the CUDA context %p of device %d current", cu_context,
+          device_id);
+      gst_clear_object (&self);
+    } else if (!create_resources (self, error)) {
+      gst_clear_object (&self);
+    } else {
+      GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+      g_weak_ref_init (ref, self);
+      g_ptr_array_add (adopted, ref);
+      GST_INFO_OBJECT (self, "device %d: adopted CUDA context %p", device_id,
+          cu_context);
+    }
+  }
+  g_mutex_unlock (&singleton_lock);
+  gst_object_unref (primary);
+  return self;
 }
 
 cudaStream_t
@@ -459,8 +620,13 @@ gst_cuda_fx_handle_set_context (GstElement * element, GstContext * context,
 {
   GstCudaFxContext *other = NULL;
 
-  if (!context || !gst_context_get_cuda_fx_context (context, &other))
+  if (!context)
     return FALSE;
+  /* GStreamer's CUDA context (nvcodec's elements): never replaces one we
+   * have */
+  if (!gst_context_get_cuda_fx_context (context, &other))
+    return !*cuda_ctx && gst_cuda_fx_interop_context_from (element, context,
+        device_id, cuda_ctx);
 
   /* device-id -1 takes the neighbours' device; a fixed id only its own */
   if (device_id >= 0 && other->device_id != device_id) {
@@ -484,8 +650,12 @@ gst_cuda_fx_handle_context_query (GstElement * element, GstQuery * query,
 
   if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT || !cuda_ctx)
     return FALSE;
-  if (!gst_query_parse_context_type (query, &type)
-      || g_strcmp0 (type, GST_CUDA_FX_CONTEXT_TYPE) != 0)
+  if (!gst_query_parse_context_type (query, &type))
+    return FALSE;
+  if (g_strcmp0 (type, GST_CUDA_FX_INTEROP_CONTEXT_TYPE) == 0)
+    return gst_cuda_fx_interop_handle_context_query (element, query,
+        cuda_ctx);
+  if (g_strcmp0 (type, GST_CUDA_FX_CONTEXT_TYPE) != 0)
     return FALSE;
 
   gst_query_parse_context (query, &old);
@@ -540,25 +710,35 @@ gboolean
 gst_cuda_fx_ensure_element_context (GstElement * element, gint device_id,
     GstCudaFxContext ** cuda_ctx, GError ** error)
 {
-  GstQuery *query;
+  /* ours first, then GStreamer's CUDA library's (nvcodec's elements) */
+  const gchar *types[] = { GST_CUDA_FX_CONTEXT_TYPE,
+    GST_CUDA_FX_INTEROP_CONTEXT_TYPE
+  };
   GstContext *context;
+  guint i;
 
   if (*cuda_ctx)
     return TRUE;
 
-  query = gst_query_new_context (GST_CUDA_FX_CONTEXT_TYPE);
-  if (query_neighbours (element, query, GST_PAD_SRC)
-      || query_neighbours (element, query, GST_PAD_SINK)) {
-    gst_query_parse_context (query, &context);
-    if (context)
-      gst_element_set_context (element, context);
-  }
-  gst_query_unref (query);
+  for (i = 0; i < G_N_ELEMENTS (types) && !*cuda_ctx; i++) {
+    GstQuery *query;
 
-  if (!*cuda_ctx) {
+    if (i > 0 && !gst_cuda_fx_interop_available ())
+      break;
+    query = gst_query_new_context (types[i]);
+    if (query_neighbours (element, query, GST_PAD_SRC)
+        || query_neighbours (element, query, GST_PAD_SINK)) {
+      gst_query_parse_context (query, &context);
+      if (context)
+        gst_element_set_context (element, context);
+    }
+    gst_query_unref (query);
+  }
+  for (i = 0; i < G_N_ELEMENTS (types) && !*cuda_ctx; i++) {
+    if (i > 0 && !gst_cuda_fx_interop_available ())
+      break;
     gst_element_post_message (element,
-        gst_message_new_need_context (GST_OBJECT_CAST (element),
-            GST_CUDA_FX_CONTEXT_TYPE));
+        gst_message_new_need_context (GST_OBJECT_CAST (element), types[i]));
   }
   if (*cuda_ctx)
     return TRUE;
@@ -572,6 +752,10 @@ gst_cuda_fx_ensure_element_context (GstElement * element, gint device_id,
   gst_element_set_context (element, context);
   gst_element_post_message (element,
       gst_message_new_have_context (GST_OBJECT_CAST (element), context));
+  /* and for nvcodec's elements that ask later: the same CUDA context */
+  if ((context = gst_cuda_fx_interop_context_new (*cuda_ctx)))
+    gst_element_post_message (element,
+        gst_message_new_have_context (GST_OBJECT_CAST (element), context));
   return TRUE;
 }
 

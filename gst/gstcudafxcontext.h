@@ -26,6 +26,12 @@ gint gst_cuda_fx_context_get_sm_count (GstCudaFxContext * context);
 
 cudaError_t gst_cuda_fx_context_make_current (GstCudaFxContext * context);
 
+/* The CUcontext the work runs in, and whether it is the device's primary
+ * context (else one that GStreamer's CUDA library made and this context
+ * adopted, see gstcudafxinterop.h) */
+gpointer gst_cuda_fx_context_get_handle (GstCudaFxContext * context);
+gboolean gst_cuda_fx_context_is_primary (GstCudaFxContext * context);
+
 /* Event pool: cheap events without timing, for the read/written protocol. */
 cudaEvent_t gst_cuda_fx_context_acquire_event (GstCudaFxContext * context);
 void gst_cuda_fx_context_release_event (GstCudaFxContext * context,

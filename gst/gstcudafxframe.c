@@ -9,6 +9,7 @@
 #include "gstcudafxframe.h"
 #include "gstcudafxmemory.h"
 #include "gstcudafx-private.h"
+#include "gstcudafxinterop.h"
 
 #include <string.h>
 
@@ -246,6 +247,50 @@ gst_cuda_fx_video_frame_component (const GstVideoFrame * frame, guint comp)
 
 /* ---- mapping ---------------------------------------------------------- */
 
+gboolean
+gst_cuda_fx_buffer_is_device (GstBuffer * buffer)
+{
+  return gst_is_cuda_fx_buffer (buffer) || (gst_buffer_n_memory (buffer) == 1
+      && gst_cuda_fx_is_cuda_memory (gst_buffer_peek_memory (buffer, 0)));
+}
+
+/* The CUDA context a buffer's memory lives in, for the device check */
+static gboolean
+check_device (GstMemory * mem, GstCudaFxContext * context, GError ** error)
+{
+  GstCudaFxContext *owner;
+
+  if (!context)
+    return TRUE;
+  if (gst_is_cuda_fx_memory (mem)) {
+    owner = gst_cuda_fx_memory_get_context (mem);
+    if (gst_cuda_fx_context_get_device_id (owner) ==
+        gst_cuda_fx_context_get_device_id (context)
+        && gst_cuda_fx_context_get_handle (owner) ==
+        gst_cuda_fx_context_get_handle (context))
+      return TRUE;
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
+        "A frame on CUDA device %d reached an element running on device %d%s",
+        gst_cuda_fx_context_get_device_id (owner),
+        gst_cuda_fx_context_get_device_id (context),
+        gst_cuda_fx_context_get_device_id (owner) ==
+        gst_cuda_fx_context_get_device_id (context) ?
+        " in another CUDA context" : ": elements of one chain must share a "
+        "device (device-id)");
+    return FALSE;
+  }
+  if (gst_cuda_fx_cuda_memory_get_handle (mem) ==
+      gst_cuda_fx_context_get_handle (context))
+    return TRUE;
+  g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
+      "A frame of GStreamer's CUDA memory from CUDA context %p reached an "
+      "element running in CUDA context %p (device %d): the elements did "
+      "not share their CUDA context", gst_cuda_fx_cuda_memory_get_handle (mem),
+      gst_cuda_fx_context_get_handle (context),
+      gst_cuda_fx_context_get_device_id (context));
+  return FALSE;
+}
+
 /**
  * gst_cuda_fx_frame_map:
  * @frame: (out caller-allocates): the frame to fill
@@ -278,23 +323,16 @@ gst_cuda_fx_frame_map (GstCudaFxFrame * frame, const GstVideoInfo * info,
   init_debug ();
   memset (frame, 0, sizeof (*frame));
 
-  if (!gst_is_cuda_fx_buffer (buffer)) {
+  if (!gst_cuda_fx_buffer_is_device (buffer)) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_MEMORY,
-        "Buffer %p does not hold device memory (%s)", buffer,
-        GST_CUDA_FX_MEMORY_NAME);
+        "Buffer %p does not hold device memory (%s%s)", buffer,
+        GST_CUDA_FX_MEMORY_NAME, gst_cuda_fx_interop_available () ?
+        " or CUDAMemory" : "");
     return FALSE;
   }
   mem = gst_buffer_peek_memory (buffer, 0);
-  if (context && gst_cuda_fx_context_get_device_id
-      (gst_cuda_fx_memory_get_context (mem)) !=
-      gst_cuda_fx_context_get_device_id (context)) {
-    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_DEVICE_ID,
-        "A frame on CUDA device %d reached an element running on device %d: "
-        "elements of one chain must share a device (device-id)",
-        gst_cuda_fx_context_get_device_id (gst_cuda_fx_memory_get_context
-            (mem)), gst_cuda_fx_context_get_device_id (context));
+  if (!check_device (mem, context, error))
     return FALSE;
-  }
   if (!gst_video_frame_map (&frame->video, info, buffer,
           (write ? GST_MAP_WRITE : GST_MAP_READ) | GST_MAP_CUDA_FX)) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_MEMORY,
@@ -311,12 +349,20 @@ gst_cuda_fx_frame_map (GstCudaFxFrame * frame, const GstVideoInfo * info,
 
   frame->stream = stream;
   frame->flags = write ? GST_MAP_WRITE : GST_MAP_READ;
+  frame->context = context;
+  frame->foreign = !gst_is_cuda_fx_memory (mem);
   frame->n_components = GST_VIDEO_FRAME_N_COMPONENTS (&frame->video);
   for (c = 0; c < frame->n_components; c++)
     frame->comp[c] = gst_cuda_fx_video_frame_component (&frame->video, c);
 
-  err = gst_cuda_fx_sync_begin (gst_cuda_fx_memory_get_sync (mem), stream,
-      write);
+  /* GStreamer's CUDA memory: no events of ours. Its producer waited for
+   * its work before pushing (1.22), or left it on its stream (1.24+) */
+  if (frame->foreign)
+    err = write ? cudaSuccess :
+        gst_cuda_fx_interop_wait_for_memory (context, mem, stream);
+  else
+    err = gst_cuda_fx_sync_begin (gst_cuda_fx_memory_get_sync (mem), stream,
+        write);
   if (err != cudaSuccess) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
         "Ordering a CUDA stream after a frame's last users failed: %s (%s)",
@@ -327,6 +373,21 @@ gst_cuda_fx_frame_map (GstCudaFxFrame * frame, const GstVideoInfo * info,
   GST_TRACE ("mapped %p for %s on stream %p", buffer,
       write ? "writing" : "reading", stream);
   return TRUE;
+}
+
+/* GStreamer's CUDA memory knows nothing of our events. A frame we wrote
+ * must be complete when its consumer gets it: the one host wait at this
+ * boundary. A frame we read goes back to its producer's pool, which may
+ * write it again: it stays alive until our reads are done (the context's
+ * release thread waits, not the streaming thread). */
+static cudaError_t
+unmap_foreign (GstCudaFxFrame * frame, gboolean write)
+{
+  if (write || !frame->context)
+    return cudaStreamSynchronize (frame->stream);
+  return gst_cuda_fx_context_release_after (frame->context, frame->stream,
+      gst_buffer_ref (frame->video.buffer)) ? cudaSuccess :
+      cudaErrorUnknown;
 }
 
 /**
@@ -342,10 +403,14 @@ cudaError_t
 gst_cuda_fx_frame_unmap (GstCudaFxFrame * frame)
 {
   GstMemory *mem = gst_buffer_peek_memory (frame->video.buffer, 0);
-  cudaError_t err;
+  gboolean write = (frame->flags & GST_MAP_WRITE) != 0;
+  cudaError_t err = cudaSuccess;
 
-  err = gst_cuda_fx_sync_end (gst_cuda_fx_memory_get_sync (mem),
-      frame->stream, (frame->flags & GST_MAP_WRITE) != 0);
+  if (!frame->foreign)
+    err = gst_cuda_fx_sync_end (gst_cuda_fx_memory_get_sync (mem),
+        frame->stream, write);
+  else
+    err = unmap_foreign (frame, write);
   gst_video_frame_unmap (&frame->video);
   return err;
 }

@@ -37,6 +37,8 @@ typedef struct _GstCudaFxFrame
   /*< private > */
   cudaStream_t stream;
   GstMapFlags flags;
+  GstCudaFxContext *context;
+  gboolean foreign;             /* GStreamer's CUDA memory */
   gpointer _gst_reserved[GST_PADDING];
 } GstCudaFxFrame;
 
@@ -74,6 +76,10 @@ gsize gst_cuda_fx_video_format_row_bytes (const GstVideoFormatInfo * finfo,
 /* Rows of plane @plane of a frame of @info */
 gint gst_cuda_fx_video_info_plane_height (const GstVideoInfo * info,
     guint plane);
+
+/* Whether @buffer holds device memory that gst_cuda_fx_frame_map() takes:
+ * ours, or GStreamer's CUDA memory where that library is loaded */
+gboolean gst_cuda_fx_buffer_is_device (GstBuffer * buffer);
 
 /* Whether @buffer's memory has a write enqueued that the GPU has not
  * finished (never waits; for tests and diagnostics) */

@@ -38,6 +38,14 @@ struct _GstCudaFxAllocator
 G_DEFINE_TYPE (GstCudaFxAllocator, gst_cuda_fx_allocator, GST_TYPE_ALLOCATOR);
 
 static GstAllocator *the_allocator;
+/* device copies made (gst_cuda_fx_memory_get_copy_count) */
+static gint copy_count;
+
+guint64
+gst_cuda_fx_memory_get_copy_count (void)
+{
+  return (guint) g_atomic_int_get (&copy_count);
+}
 
 /**
  * gst_cuda_fx_video_info_to_device:
@@ -337,6 +345,7 @@ gst_cuda_fx_memory_copy (GstMemory * mem, gssize offset, gssize size)
   }
   GST_MEMORY_CAST (copy)->offset = mem->offset;
   GST_MEMORY_CAST (copy)->size = mem->size;
+  g_atomic_int_inc (&copy_count);
   return GST_MEMORY_CAST (copy);
 }
 

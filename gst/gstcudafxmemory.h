@@ -46,6 +46,10 @@ gpointer gst_cuda_fx_memory_get_device_pointer (GstMemory * mem);
  * gst_cuda_fx_frame_map() (gstcudafxframe.h), which orders the streams */
 gboolean gst_is_cuda_fx_buffer (GstBuffer * buffer);
 
+/* Device copies of frames made since the process started (a write to
+ * shared memory, a deep copy): what a zero-copy path leaves at 0 */
+guint64 gst_cuda_fx_memory_get_copy_count (void);
+
 G_END_DECLS
 
 #endif
