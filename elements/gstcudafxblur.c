@@ -157,13 +157,9 @@ gst_cuda_fx_blur_fields_get_type (void)
   return type;
 }
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
 /* Subsampling of component c along x and y (1, 2) */
 static gint
@@ -454,8 +450,8 @@ gst_cuda_fx_blur_class_init (GstCudaFxBlurClass * klass)
           "never mix); frame: every frame as one image",
           GST_TYPE_CUDA_FX_BLUR_FIELDS, DEFAULT_FIELDS, flags));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
+      SRC_CAPS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX blur", "Filter/Effect/Video/Hardware",
       "Gaussian and box blur of device frames, any size at memory speed",

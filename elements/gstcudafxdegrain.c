@@ -152,13 +152,9 @@ gst_cuda_fx_degrain_output_get_type (void)
   return type;
 }
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
 /* ---- state ----------------------------------------------------------- */
 
@@ -636,8 +632,8 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
           "input - result + 128 (for regraining and quality control)",
           GST_TYPE_CUDA_FX_DEGRAIN_OUTPUT, DEFAULT_OUTPUT, LIVE_FLAGS));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
+      SRC_CAPS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX degrain", "Filter/Effect/Video/Hardware",
       "Removes noise and grain with a wavelet and an automatic noise "

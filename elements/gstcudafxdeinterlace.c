@@ -190,13 +190,9 @@ gst_cuda_fx_deinterlace_mode_get_type (void)
 /* Like every element's: device memory only. (Alternate, one field per
  * buffer, would need the format:Interlaced feature: it fails negotiation,
  * here and at cudafxupload.) */
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
 /* ---- caps --------------------------------------------------------------- */
 
@@ -284,7 +280,8 @@ gst_cuda_fx_deinterlace_transform_caps (GstBaseTransform * trans,
     }
   }
 
-  ret = gst_cuda_fx_caps_apply_filter (ret, filter);
+  ret = gst_cuda_fx_caps_apply_filter (gst_cuda_fx_caps_add_interop (ret),
+      filter);
   GST_DEBUG_OBJECT (self, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
   return ret;
@@ -603,8 +600,8 @@ gst_cuda_fx_deinterlace_class_init (GstCudaFxDeinterlaceClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
+      SRC_CAPS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX deinterlace", "Filter/Effect/Video/Deinterlace/Hardware",
       "Deinterlaces device frames: bwdif and yadif (bit-exact with FFmpeg), "

@@ -33,14 +33,10 @@ struct _GstCudaFxDownload
 G_DEFINE_TYPE (GstCudaFxDownload, gst_cuda_fx_download,
     GST_TYPE_CUDA_FX_FILTER);
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS) ";"
-        GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)));
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS) "; " \
+    GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)));
+#define SRC_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)
 
 static GstCaps *
 gst_cuda_fx_download_transform_caps (GstBaseTransform * trans,
@@ -49,10 +45,9 @@ gst_cuda_fx_download_transform_caps (GstBaseTransform * trans,
   /* sink: device or system memory becomes system memory; src: system
    * memory comes from device memory, or passes through */
   GstCaps *ret = direction == GST_PAD_SINK ?
-      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
-      FALSE) :
-      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX,
-      TRUE);
+      gst_cuda_fx_caps_transfer (caps, FALSE) :
+      gst_caps_merge (gst_cuda_fx_caps_transfer (caps, TRUE),
+      gst_caps_ref (caps));
 
   ret = gst_cuda_fx_caps_apply_filter (ret, filter);
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
@@ -66,8 +61,7 @@ gst_cuda_fx_download_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * out_info)
 {
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
-      !gst_cuda_fx_caps_have_feature (incaps,
-          GST_CAPS_FEATURE_MEMORY_CUDA_FX));
+      !gst_cuda_fx_caps_are_device (incaps));
   return TRUE;
 }
 
@@ -170,8 +164,8 @@ gst_cuda_fx_download_class_init (GstCudaFxDownloadClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
+      SRC_CAPS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX download", "Filter/Video/Hardware",
       "Copies video frames from CUDA device memory to system memory",

@@ -31,13 +31,9 @@ struct _GstCudaFxLuma
 
 G_DEFINE_TYPE (GstCudaFxLuma, gst_cuda_fx_luma, GST_TYPE_CUDA_FX_FILTER);
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS ("GRAY8")));
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS ("GRAY8")
 
 static GstCaps *
 gst_cuda_fx_luma_transform_caps (GstBaseTransform * trans,
@@ -48,7 +44,7 @@ gst_cuda_fx_luma_transform_caps (GstBaseTransform * trans,
   guint i;
 
   if (direction == GST_PAD_SRC) {
-    GstCaps *tmpl = gst_static_pad_template_get_caps (&sink_template);
+    GstCaps *tmpl = gst_caps_from_string (SINK_CAPS);
     gst_value_init_and_copy (&formats, gst_structure_get_value
         (gst_caps_get_structure (tmpl, 0), "format"));
     gst_caps_unref (tmpl);
@@ -69,7 +65,8 @@ gst_cuda_fx_luma_transform_caps (GstBaseTransform * trans,
   }
   g_value_unset (&formats);
 
-  return gst_cuda_fx_caps_apply_filter (ret, filter);
+  return gst_cuda_fx_caps_apply_filter (gst_cuda_fx_caps_add_interop (ret),
+      filter);
 }
 
 static gboolean
@@ -105,8 +102,8 @@ gst_cuda_fx_luma_class_init (GstCudaFxLumaClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
+      SRC_CAPS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX luma", "Filter/Converter/Video/Hardware",
       "Extracts the luma plane of device frames as GRAY8",

@@ -37,26 +37,21 @@ struct _GstCudaFxUpload
 
 G_DEFINE_TYPE (GstCudaFxUpload, gst_cuda_fx_upload, GST_TYPE_CUDA_FX_FILTER);
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS) ";"
-        GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS) "; " \
+    GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC, GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)));
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
 
 static GstCaps *
 gst_cuda_fx_upload_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  /* sink: anything becomes device memory; src: device frames come from
-   * system memory, or pass through */
+  /* sink: system memory becomes device memory, device memory passes
+   * through; src: device frames come from system memory, or pass through */
   GstCaps *ret = direction == GST_PAD_SINK ?
-      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX,
-      FALSE) :
-      gst_cuda_fx_caps_to_memory (caps, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY,
-      TRUE);
+      gst_cuda_fx_caps_transfer (caps, TRUE) :
+      gst_caps_merge (gst_cuda_fx_caps_transfer (caps, FALSE),
+      gst_caps_ref (caps));
 
   ret = gst_cuda_fx_caps_apply_filter (ret, filter);
   GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
@@ -70,8 +65,7 @@ gst_cuda_fx_upload_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * out_info)
 {
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
-      gst_cuda_fx_caps_have_feature (incaps,
-          GST_CAPS_FEATURE_MEMORY_CUDA_FX));
+      gst_cuda_fx_caps_are_device (incaps));
   return TRUE;
 }
 
@@ -93,7 +87,7 @@ gst_cuda_fx_upload_propose_allocation (GstBaseTransform * trans,
   gst_query_parse_allocation (query, &caps, NULL);
   if (!caps)
     return FALSE;
-  if (gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX))
+  if (gst_cuda_fx_caps_are_device (caps))
     return gst_cuda_fx_filter_propose_device_pool (GST_CUDA_FX_FILTER (trans),
         query, 2);
 
@@ -188,8 +182,8 @@ gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
 
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
+      SRC_CAPS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX upload", "Filter/Video/Hardware",
       "Copies video frames from system memory to CUDA device memory",

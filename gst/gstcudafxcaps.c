@@ -4,6 +4,7 @@
 #endif
 
 #include "gstcudafxcaps.h"
+#include "gstcudafxinterop.h"
 
 #include <string.h>
 
@@ -45,6 +46,85 @@ gst_cuda_fx_caps_have_feature (GstCaps * caps, const gchar * feature)
   GstCapsFeatures *features = gst_caps_get_features (caps, 0);
 
   return features && gst_caps_features_contains (features, feature);
+}
+
+gboolean
+gst_cuda_fx_caps_are_device (GstCaps * caps)
+{
+  return gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX)
+      || gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA);
+}
+
+GstCaps *
+gst_cuda_fx_caps_add_interop (GstCaps * caps)
+{
+  GstCaps *extra;
+  guint i;
+
+  if (!gst_cuda_fx_interop_available ())
+    return caps;
+  extra = gst_caps_new_empty ();
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA_FX))
+      gst_caps_append_structure_full (extra,
+          gst_structure_copy (gst_caps_get_structure (caps, i)),
+          gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA, NULL));
+  }
+  return gst_caps_merge (caps, extra);
+}
+
+GstCaps *
+gst_cuda_fx_caps_transfer (GstCaps * caps, gboolean to_device)
+{
+  GstCaps *ret = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+    gboolean device = f && (gst_caps_features_contains (f,
+            GST_CAPS_FEATURE_MEMORY_CUDA_FX)
+        || gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA));
+    GstCaps *one = gst_caps_new_empty ();
+
+    gst_caps_append_structure_full (one,
+        gst_structure_copy (gst_caps_get_structure (caps, i)),
+        device == to_device ? (f ? gst_caps_features_copy (f) : NULL) :
+        gst_caps_features_new (to_device ? GST_CAPS_FEATURE_MEMORY_CUDA_FX :
+            GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
+    if (device != to_device && to_device)
+      one = gst_cuda_fx_caps_add_interop (one);
+    ret = gst_caps_merge (ret, one);
+  }
+  return ret;
+}
+
+GstCaps *
+gst_cuda_fx_caps_to_device (GstCaps * caps)
+{
+  return gst_cuda_fx_caps_add_interop (gst_cuda_fx_caps_set_features (caps,
+          GST_CAPS_FEATURE_MEMORY_CUDA_FX));
+}
+
+static void
+add_template (GstElementClass * klass, const gchar * name,
+    GstPadDirection direction, const gchar * caps_string)
+{
+  GstCaps *caps = gst_cuda_fx_caps_add_interop (gst_caps_from_string
+      (caps_string));
+
+  gst_element_class_add_pad_template (klass, gst_pad_template_new (name,
+          direction, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+}
+
+void
+gst_cuda_fx_element_class_add_pad_templates (GstElementClass * klass,
+    const gchar * sink_caps, const gchar * src_caps)
+{
+  add_template (klass, "sink", GST_PAD_SINK, sink_caps);
+  add_template (klass, "src", GST_PAD_SRC, src_caps);
 }
 
 /* ---- frame rates and interlace modes ---------------------------------- */

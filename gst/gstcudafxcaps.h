@@ -27,8 +27,28 @@ GstCaps *gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
 /* Takes @caps; returns them intersected with @filter (if any), @filter's
  * order first, as transform_caps must */
 GstCaps *gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter);
-/* Whether fixed caps @caps carry @feature */
+/* Whether fixed caps @caps carry @feature; whether they are device memory
+ * of either kind */
 gboolean gst_cuda_fx_caps_have_feature (GstCaps * caps, const gchar * feature);
+gboolean gst_cuda_fx_caps_are_device (GstCaps * caps);
+
+/* Caps across a transfer: @to_device, system memory becomes our device
+ * memory (and GStreamer's CUDA memory with the library), device memory
+ * stays; else device memory of either kind becomes system memory, system
+ * memory stays */
+GstCaps *gst_cuda_fx_caps_transfer (GstCaps * caps, gboolean to_device);
+
+/* Takes @caps; where GStreamer's CUDA library is loaded, appends a copy of
+ * every structure in our memory with GStreamer's CUDA memory instead
+ * (after ours: ours is preferred) */
+GstCaps *gst_cuda_fx_caps_add_interop (GstCaps * caps);
+/* Our memory in @caps and, with the library, GStreamer's CUDA memory:
+ * what every filter takes and gives */
+GstCaps *gst_cuda_fx_caps_to_device (GstCaps * caps);
+/* The element's "sink" and "src" pad templates from caps strings, each with
+ * the interop variants */
+void gst_cuda_fx_element_class_add_pad_templates (GstElementClass * klass,
+    const gchar * sink_caps, const gchar * src_caps);
 
 /* Multiplies the structure's frame rate (fixed, range or list) by
  * @num/@den. A fixed rate that no fraction holds is dropped (FALSE);

@@ -99,6 +99,7 @@ G_DEFINE_QUARK (gst-cuda-fx-error-quark, gst_cuda_fx_error);
 static void
 gst_cuda_fx_context_init (GstCudaFxContext * self)
 {
+  self->primary = TRUE;
   g_mutex_init (&self->event_lock);
   g_queue_init (&self->free_events);
   self->pending = g_async_queue_new ();
@@ -374,8 +375,8 @@ gst_cuda_fx_context_make_current (GstCudaFxContext * context)
   if (context->primary)
     return cudaSetDevice (context->device_id);
   /* CUDA_SUCCESS is 0, as cudaSuccess */
-  return ctx_set_current (context->cu_context) == 0 ? cudaSuccess :
-      cudaErrorInvalidResourceHandle;
+  return ctx_set_current && ctx_set_current (context->cu_context) == 0 ?
+      cudaSuccess : cudaErrorInvalidResourceHandle;
 }
 
 /**
@@ -455,6 +456,7 @@ gst_cuda_fx_context_adopt (gpointer cu_context, gint device_id,
     self->device_name = g_strdup (primary->device_name);
     self->sm_count = primary->sm_count;
     self->cu_context = cu_context;
+    self->primary = FALSE;
     gst_cuda_fx_context_set_interop (self, interop_context);
     if (ctx_set_current (cu_context) != 0) {
       g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,

@@ -191,6 +191,10 @@ gst_cuda_fx_filter_start (GstBaseTransform * trans)
 
   ensure_history (trans);
 
+  /* device-id changed in READY */
+  if (priv->context && priv->device_id >= 0 && priv->device_id !=
+      gst_cuda_fx_context_get_device_id (priv->context))
+    gst_clear_object (&priv->context);
   if (!gst_cuda_fx_ensure_element_context (GST_ELEMENT_CAST (trans),
           priv->device_id, &priv->context, &error)) {
     GST_ELEMENT_ERROR (trans, RESOURCE, NOT_FOUND, ("%s", error->message),
@@ -225,16 +229,42 @@ gst_cuda_fx_filter_stop (GstBaseTransform * trans)
     cudaStreamDestroy (priv->stream);
     priv->stream = NULL;
   }
-  gst_clear_object (&priv->context);
   return TRUE;
+}
+
+/* The context is looked for at NULL to READY already: elements change state
+ * from the sinks up, so nvcodec's decoders upstream of ours, which look for
+ * theirs at NULL to READY, find ours and share it. Without a device this
+ * is not an error yet: start () says it, as before. */
+static GstStateChangeReturn
+gst_cuda_fx_filter_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  GstCudaFxFilterPrivate *priv = PRIV (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY) {
+    GError *error = NULL;
+
+    if (!gst_cuda_fx_ensure_element_context (element, priv->device_id,
+            &priv->context, &error)) {
+      GST_INFO_OBJECT (element, "no context yet: %s", error->message);
+      g_clear_error (&error);
+    }
+  }
+  ret = GST_ELEMENT_CLASS (gst_cuda_fx_filter_parent_class)->change_state
+      (element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
+    gst_clear_object (&priv->context);
+  return ret;
 }
 
 static GstCaps *
 gst_cuda_fx_filter_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  return gst_cuda_fx_caps_apply_filter (gst_cuda_fx_caps_set_features (caps,
-          GST_CAPS_FEATURE_MEMORY_CUDA_FX), filter);
+  return gst_cuda_fx_caps_apply_filter (gst_cuda_fx_caps_to_device (caps),
+      filter);
 }
 
 static gboolean
@@ -290,7 +320,12 @@ gst_cuda_fx_filter_new_device_pool (GstCudaFxFilter * filter, GstCaps * caps,
   GstBufferPool *pool;
   GstStructure *config;
 
-  pool = gst_cuda_fx_buffer_pool_new (PRIV (filter)->context);
+  /* GStreamer's CUDA memory (nvcodec's elements) or ours */
+  pool = gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA) ?
+      gst_cuda_fx_interop_pool_new (PRIV (filter)->context) :
+      gst_cuda_fx_buffer_pool_new (PRIV (filter)->context);
+  if (!pool)
+    return NULL;
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, 0, min_buffers,
       max_buffers);
@@ -341,6 +376,20 @@ gst_cuda_fx_filter_propose_device_pool (GstCudaFxFilter * filter,
   return TRUE;
 }
 
+/* Whether downstream's @pool gives the memory @caps ask for, in our CUDA
+ * context */
+static gboolean
+pool_fits (GstBufferPool * pool, GstCaps * caps, GstCudaFxContext * context)
+{
+  if (gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA))
+    return gst_cuda_fx_interop_is_pool (pool, context);
+  return GST_IS_CUDA_FX_BUFFER_POOL (pool)
+      && gst_cuda_fx_context_get_handle (gst_cuda_fx_buffer_pool_get_context
+      (pool)) == gst_cuda_fx_context_get_handle (context)
+      && gst_cuda_fx_context_get_device_id (gst_cuda_fx_buffer_pool_get_context
+          (pool)) == gst_cuda_fx_context_get_device_id (context);
+}
+
 /**
  * gst_cuda_fx_filter_decide_device_pool:
  *
@@ -365,17 +414,21 @@ gst_cuda_fx_filter_decide_device_pool (GstCudaFxFilter * filter,
   if (gst_query_get_n_allocation_pools (query) > 0) {
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
     update = TRUE;
-    if (pool && (!GST_IS_CUDA_FX_BUFFER_POOL (pool)
-            || gst_cuda_fx_context_get_device_id
-            (gst_cuda_fx_buffer_pool_get_context (pool)) !=
-            gst_cuda_fx_context_get_device_id (priv->context))) {
+    if (pool && !pool_fits (pool, caps, priv->context)) {
       GST_DEBUG_OBJECT (filter, "downstream pool %" GST_PTR_FORMAT
-          " is not a device pool of ours", pool);
+          " is not a device pool of this CUDA context", pool);
       gst_clear_object (&pool);
     }
   }
   if (!pool)
-    pool = gst_cuda_fx_buffer_pool_new (priv->context);
+    pool = gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA) ?
+        gst_cuda_fx_interop_pool_new (priv->context) :
+        gst_cuda_fx_buffer_pool_new (priv->context);
+  if (!pool) {
+    GST_ELEMENT_ERROR (filter, RESOURCE, SETTINGS, (NULL),
+        ("Cannot make a device pool for %" GST_PTR_FORMAT, caps));
+    return FALSE;
+  }
 
   /* frames in flight on the GPU while the host runs ahead */
   min = MAX (min, 2);
@@ -800,6 +853,7 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
           GST_PARAM_MUTABLE_READY));
 
   element_class->set_context = gst_cuda_fx_filter_set_context;
+  element_class->change_state = gst_cuda_fx_filter_change_state;
 
   trans_class->passthrough_on_same_caps = FALSE;
   trans_class->start = gst_cuda_fx_filter_start;

@@ -12,6 +12,7 @@
 #include "gstcudafxframe.h"
 #include "gstcudafxhistory.h"
 #include "gstcudafxcaps.h"
+#include "gstcudafxinterop.h"
 
 G_BEGIN_DECLS
 
