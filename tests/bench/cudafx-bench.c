@@ -8,7 +8,8 @@
  * it cannot run at all.
  *
  *   cudafx-bench [--quick] [SECTION...]     sections: limits transfer luma
- *                                           pipelines blur deinterlace degrain
+ *                                           pipelines sharing blur deinterlace
+ *                                           degrain nvdec
  *   cudafx-bench --pipeline "LAUNCH" N     frames/s of one launch line (used for peers)
  */
 #include <gst/gst.h>
@@ -682,6 +683,7 @@ static const struct
   {"blur", bench_section_blur},
   {"deinterlace", bench_section_deinterlace},
   {"degrain", bench_section_degrain},
+  {"nvdec", bench_section_nvdec},
 };
 
 int

@@ -34,5 +34,6 @@ double bench_ffmpeg_seconds (const char *source, const char *vf, int frames);
 void bench_section_blur (void);
 void bench_section_deinterlace (void);
 void bench_section_degrain (void);
+void bench_section_nvdec (void);
 
 #endif
