@@ -37,6 +37,7 @@ typedef struct
 static struct
 {
   gboolean loaded;
+  gboolean (*load_library) (void);
   GType (*context_get_type) (void);
   GstObject *(*context_new_wrapped) (gpointer cu_context, gint device);
   gpointer (*context_get_handle) (GstObject * context);
@@ -68,7 +69,9 @@ load_library (void)
     if (module) {
       /* required (1.22) */
       lib.loaded =
-          g_module_symbol (module, "gst_cuda_context_get_type",
+          g_module_symbol (module, "gst_cuda_load_library",
+          (gpointer *) & lib.load_library)
+          && g_module_symbol (module, "gst_cuda_context_get_type",
           (gpointer *) & lib.context_get_type)
           && g_module_symbol (module, "gst_cuda_context_new_wrapped",
           (gpointer *) & lib.context_new_wrapped)
@@ -90,6 +93,11 @@ load_library (void)
         lib.memory_get_stream = NULL;
       /* stays loaded: its types are registered */
       g_module_make_resident (module);
+      /* it finds the driver itself (nvcodec's plugin_init does this too) */
+      if (lib.loaded && !lib.load_library ()) {
+        GST_INFO ("%s cannot load the CUDA driver", CUDA_LIBRARY);
+        lib.loaded = FALSE;
+      }
       GST_INFO ("%s: %s%s", CUDA_LIBRARY, lib.loaded ? "loaded" :
           "missing functions", lib.memory_get_stream ? ", stream API" : "");
     } else {

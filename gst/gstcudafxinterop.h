@@ -18,7 +18,8 @@ G_BEGIN_DECLS
 #define GST_CAPS_FEATURE_MEMORY_CUDA "memory:CUDAMemory"
 #define GST_CUDA_FX_INTEROP_CONTEXT_TYPE "gst.cuda.context"
 
-/* Whether GStreamer's CUDA library is there (the environment variable
+/* Whether GStreamer's CUDA library is there and found the CUDA driver (the
+ * environment variable
  * GST_CUDA_FX_NO_INTEROP=1 hides it, as if it were not installed) */
 gboolean gst_cuda_fx_interop_available (void);
 /* Its version: 1.22 has no stream API (producers wait for their own work

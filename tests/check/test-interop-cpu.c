@@ -1,6 +1,7 @@
 /* CPU suite: the door to GStreamer's CUDA library (gst-plugins-bad's
  * libgstcuda-1.0, nvcodec's memory and context) opens exactly where that
- * library can be loaded. Run twice by meson: as the machine is, and with
+ * library can be loaded and finds the CUDA driver it needs. Run twice by
+ * meson: as the machine is, and with
  * GST_CUDA_FX_NO_INTEROP=1, which makes the plugin behave as if the library
  * were not installed. Either way the plugin loads and registers every
  * element; `memory:CUDAMemory` is in the templates and caps only with the
@@ -163,19 +164,30 @@ interop_suite (void)
   return s;
 }
 
+/* Whether a library can be loaded here */
+static gboolean
+loadable (const gchar * name)
+{
+  GModule *m = g_module_open (name, G_MODULE_BIND_LAZY);
+
+  if (m)
+    g_module_close (m);
+  return m != NULL;
+}
+
 int
 main (int argc, char **argv)
 {
-  GModule *lib;
+  /* what the plugin should find: the library, which needs the CUDA driver
+   * to work at all, unless told not to look */
+  gboolean lib = loadable ("libgstcuda-1.0.so.0");
+  gboolean driver = loadable ("libcuda.so.1");
 
-  /* what the plugin should find: the library, unless told not to look */
-  lib = g_module_open ("libgstcuda-1.0.so.0", G_MODULE_BIND_LAZY);
-  expect_interop = lib != NULL
+  expect_interop = lib && driver
       && g_strcmp0 (g_getenv ("GST_CUDA_FX_NO_INTEROP"), "1") != 0;
-  if (lib)
-    g_module_close (lib);
-  g_print ("libgstcuda-1.0 %s, GST_CUDA_FX_NO_INTEROP=%s: expecting %s\n",
-      lib ? "installed" : "not installed",
+  g_print ("libgstcuda-1.0 %s, CUDA driver %s, GST_CUDA_FX_NO_INTEROP=%s: "
+      "expecting %s\n", lib ? "installed" : "not installed",
+      driver ? "installed" : "not installed",
       g_getenv ("GST_CUDA_FX_NO_INTEROP") ? g_getenv ("GST_CUDA_FX_NO_INTEROP")
       : "(unset)", expect_interop ? "the door open" : "no door");
   if (!cfx_test_init (&argc, &argv))
