@@ -161,6 +161,8 @@ release_thread_func (gpointer data)
   GAsyncQueue *pending = g_async_queue_ref (self->pending);
   PendingRelease *item;
 
+  /* the events it waits for are the context's: its device, current */
+  gst_cuda_fx_context_make_current (self);
   /* no reference to the context: it stops this thread when it goes */
   while ((item = g_async_queue_pop (pending))) {
     if (!item->event) {

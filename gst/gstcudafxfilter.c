@@ -286,6 +286,57 @@ gst_cuda_fx_filter_accept_caps (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* The device the frames come from. Caps travel downstream, so asking the
+ * upstream neighbour here makes a chain follow its first element's device:
+ * an element left at device-id=-1 takes its upstream neighbour's context
+ * (it may have made one of its own at NULL to READY, before its
+ * neighbours had theirs); one with an explicit device-id refuses frames
+ * from another device here, at negotiation, with one clear error. */
+static gboolean
+follow_upstream_device (GstBaseTransform * trans)
+{
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  GstCudaFxFilterPrivate *priv = PRIV (trans);
+  GstQuery *query = gst_query_new_context (GST_CUDA_FX_CONTEXT_TYPE);
+  GstCudaFxContext *up = NULL;
+  GstContext *context = NULL;
+  gint up_device, device;
+  gboolean ok = TRUE;
+
+  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query)) {
+    gst_query_parse_context (query, &context);
+    if (context)
+      gst_context_get_cuda_fx_context (context, &up);
+  }
+  gst_query_unref (query);
+  if (!up || !priv->context || up == priv->context)
+    goto done;
+
+  up_device = gst_cuda_fx_context_get_device_id (up);
+  device = gst_cuda_fx_context_get_device_id (priv->context);
+  if (priv->device_id >= 0) {
+    if (up_device != device) {
+      GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION,
+          ("%s runs on CUDA device %d, but the frames it gets are on "
+              "device %d", GST_OBJECT_NAME (trans), device, up_device),
+          ("Elements of one chain share a device: set the same device-id, "
+              "or leave it at -1 to follow the upstream element"));
+      ok = FALSE;
+    }
+    goto done;
+  }
+  GST_INFO_OBJECT (trans, "following upstream to device %d (was %d)",
+      up_device, device);
+  /* the element's resources belong to the old context: made anew */
+  klass->stop (trans);
+  gst_object_replace ((GstObject **) & priv->context, GST_OBJECT (up));
+  ok = klass->start (trans);
+
+done:
+  gst_clear_object (&up);
+  return ok;
+}
+
 static gboolean
 gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -293,6 +344,9 @@ gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
   GstVideoInfo in_info, out_info;
+
+  if (!follow_upstream_device (trans))
+    return FALSE;
 
   if (!gst_video_info_from_caps (&in_info, incaps)
       || !gst_video_info_from_caps (&out_info, outcaps)) {

@@ -705,19 +705,24 @@ level_tile (int level)
   return level <= 4 ? BIG_T : SMALL_T;
 }
 
-/* One level's launch. The first launch of each instance asks for the
- * largest shared-memory carveout (a hint, once): at ~45 KB of static shared
- * memory per block, 5 blocks of 256 threads then fit an SM of sm_80/sm_90. */
+/* One level's launch. The first launch of each instance on each device
+ * asks for the largest shared-memory carveout (a hint, once per device): at
+ * ~45 KB of static shared memory per block, 5 blocks of 256 threads then
+ * fit an SM of sm_80/sm_90. (Two threads may both ask: harmless.) */
 template < int R, int T, int NT, bool EST > static cudaError_t
 launch_one (int blocks, const LevelArgs & args, cudaStream_t stream)
 {
-  static const cudaError_t hint = cudaFuncSetAttribute ((const void *)
-      degrain_level < R, T, NT, EST >,
-      cudaFuncAttributePreferredSharedMemoryCarveout,
-      cudaSharedmemCarveoutMaxShared);
+  static bool hinted[64];
+  int dev = 0;
 
-  if (hint != cudaSuccess)
-    (void) cudaGetLastError ();     /* only a hint: not this launch's error */
+  if (cudaGetDevice (&dev) == cudaSuccess && dev >= 0 && dev < 64
+      && !hinted[dev]) {
+    if (cudaFuncSetAttribute ((const void *) degrain_level < R, T, NT, EST >,
+            cudaFuncAttributePreferredSharedMemoryCarveout,
+            cudaSharedmemCarveoutMaxShared) != cudaSuccess)
+      (void) cudaGetLastError ();       /* only a hint: not this launch's */
+    hinted[dev] = true;
+  }
   degrain_level < R, T, NT, EST > <<<blocks, NT, 0, stream >>> (args);
   return cudaGetLastError ();
 }

@@ -16,82 +16,21 @@
 #include <gst/gst.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 
 #include "cudafx-bench.h"
 
-static gint outputs;
-static gint64 first_output;
-
-static void
-on_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad, gpointer data)
-{
-  if (g_atomic_int_add (&outputs, 1) == 0)
-    first_output = g_get_monotonic_time ();
-}
-
-static double
-cpu_seconds (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
-      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-}
-
-/* Runs @n branches of "filesrc ! h264parse ! nvh264dec ! @tail"; returns
- * output frames per second (all branches) and the CPU seconds per output
- * frame in @cpu; 0 if it did not run */
+/* @n branches of "filesrc ! h264parse ! nvh264dec ! @tail" */
 static double
 run_streams (const gchar * clip, const gchar * tail, guint n, double *cpu)
 {
   GString *launch = g_string_new (NULL);
-  GstElement *pipeline;
-  GError *error = NULL;
-  GstMessage *msg;
-  double c0, fps = 0;
+  double fps;
   guint i;
 
   for (i = 0; i < n; i++)
     g_string_append_printf (launch, "filesrc location=%s ! h264parse ! "
-        "nvh264dec ! %s ! fakesink name=s%u sync=false signal-handoffs=true ",
-        clip, tail, i);
-  pipeline = gst_parse_launch (launch->str, &error);
-  if (!pipeline) {
-    g_printerr ("%s: %s\n", launch->str, error->message);
-    g_clear_error (&error);
-    g_string_free (launch, TRUE);
-    return 0;
-  }
-  for (i = 0; i < n; i++) {
-    gchar *name = g_strdup_printf ("s%u", i);
-    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
-
-    g_signal_connect (sink, "handoff", G_CALLBACK (on_handoff), NULL);
-    gst_object_unref (sink);
-    g_free (name);
-  }
-  g_atomic_int_set (&outputs, 0);
-  c0 = cpu_seconds ();
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      300 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS
-      && g_atomic_int_get (&outputs) > 1) {
-    gint got = g_atomic_int_get (&outputs);
-
-    fps = (got - 1) / ((g_get_monotonic_time () - first_output) * 1e-6);
-    *cpu = (cpu_seconds () - c0) / got;
-  } else if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &error, NULL);
-    g_printerr ("%s: %s\n", launch->str, error->message);
-    g_clear_error (&error);
-  }
-  if (msg)
-    gst_message_unref (msg);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (pipeline);
+        "nvh264dec ! %s ! fakesink name=s%u ", clip, tail, i);
+  fps = bench_branches_fps (launch->str, n, cpu);
   g_string_free (launch, TRUE);
   return fps;
 }

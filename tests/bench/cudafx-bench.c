@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include <unistd.h>
+#include <sys/resource.h>
 #include <glib/gstdio.h>
 
 #include "cudafx-kernels.h"
@@ -496,6 +497,79 @@ bench_pipeline_fps (const char *launch)
   return fps;
 }
 
+static gint branch_outputs;
+static gint64 first_branch_output;
+
+static void
+on_branch_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
+    gpointer data)
+{
+  if (g_atomic_int_add (&branch_outputs, 1) == 0)
+    first_branch_output = g_get_monotonic_time ();
+}
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+      ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+/* Frames per second over all the sinks "s0" .. "s<n-1>" of @launch (first
+ * output to EOS), and the process's CPU seconds per output frame in @cpu
+ * (getrusage over the run, start-up included); 0 if it did not run */
+double
+bench_branches_fps (const char *launch, guint n, double *cpu)
+{
+  GstElement *pipeline;
+  GError *error = NULL;
+  GstMessage *msg;
+  double c0, fps = 0;
+  guint i;
+
+  pipeline = gst_parse_launch (launch, &error);
+  if (!pipeline) {
+    g_printerr ("%s: %s\n", launch, error->message);
+    g_clear_error (&error);
+    return 0;
+  }
+  for (i = 0; i < n; i++) {
+    gchar *name = g_strdup_printf ("s%u", i);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
+
+    g_object_set (sink, "sync", FALSE, "signal-handoffs", TRUE, NULL);
+    g_signal_connect (sink, "handoff", G_CALLBACK (on_branch_handoff), NULL);
+    gst_object_unref (sink);
+    g_free (name);
+  }
+  g_atomic_int_set (&branch_outputs, 0);
+  c0 = cpu_seconds ();
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      300 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS
+      && g_atomic_int_get (&branch_outputs) > 1) {
+    gint got = g_atomic_int_get (&branch_outputs);
+
+    fps = (got - 1) / ((g_get_monotonic_time () - first_branch_output) *
+        1e-6);
+    if (cpu)
+      *cpu = (cpu_seconds () - c0) / got;
+  } else if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &error, NULL);
+    g_printerr ("%s: %s\n", launch, error->message);
+    g_clear_error (&error);
+  }
+  if (msg)
+    gst_message_unref (msg);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return fps;
+}
+
 /* A peer's pipeline in a child process whose registry lacks our plugin, so
  * "cudaupload" there is gst-plugins-bad's. Returns 0 if it did not run. */
 double
@@ -684,6 +758,7 @@ static const struct
   {"deinterlace", bench_section_deinterlace},
   {"degrain", bench_section_degrain},
   {"nvdec", bench_section_nvdec},
+  {"multigpu", bench_section_multi_gpu},
 };
 
 int

@@ -29,11 +29,13 @@ void bench_copy_row (const char *name, double bytes_moved);
 double bench_pipeline_fps (const char *launch);
 double bench_peer_pipeline_fps (const char *launch);
 double bench_ffmpeg_seconds (const char *source, const char *vf, int frames);
+double bench_branches_fps (const char *launch, guint n, double *cpu);
 
 /* sections in their own files */
 void bench_section_blur (void);
 void bench_section_deinterlace (void);
 void bench_section_degrain (void);
 void bench_section_nvdec (void);
+void bench_section_multi_gpu (void);
 
 #endif

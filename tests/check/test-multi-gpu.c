@@ -1,0 +1,339 @@
+/* GPU suite, two GPUs: device-id for real.
+ * - device-id=1 runs every element on device 1 (the elements' contexts, the
+ *   buffers' memory and the device the driver says the pointers are on),
+ *   with the bytes of device 0;
+ * - elements left at -1 next to one with device-id=1 take device 1,
+ *   wherever in the chain it is;
+ * - two pipelines, one per device, run at once with the right bytes;
+ * - a chain whose elements name two devices fails at negotiation with one
+ *   error naming both;
+ * - nvcodec's elements on device 1 share the CUDA context with ours.
+ * Skips (77) with fewer than two GPUs; CUDAFX_REQUIRE_GPUS=2 makes that a
+ * failure (CUDAFX_REQUIRE_GPU=1 alone does not: most GPU hosts have one). */
+#include "cfx-test.h"
+
+#include <gst/app/app.h>
+#include <gst/cudafx.h>
+#include <string.h>
+
+#define SRC "videotestsrc num-buffers=5 pattern=ball ! " \
+  "video/x-raw,format=I420,width=322,height=242,framerate=25/1," \
+  "interlace-mode=interleaved,field-order=top-field-first ! "
+#define CHAIN "cudadeinterlace ! cudadegrain sigma=8 ! cudablur sigma=2"
+
+static GstElement *
+start (const gchar * launch)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (launch, &error);
+
+  fail_unless (pipeline != NULL, "%s: %s", launch,
+      error ? error->message : "?");
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  return pipeline;
+}
+
+/* The samples of the appsink "out" up to EOS; fails on an error */
+static GPtrArray *
+collect (GstElement * pipeline, const gchar * what)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  GstSample *s;
+  gint waited = 0;
+
+  for (;;) {
+    GstMessage *msg;
+
+    if ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), GST_SECOND))) {
+      g_ptr_array_add (samples, s);
+      continue;
+    }
+    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
+      break;
+    msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
+        GST_MESSAGE_ERROR);
+    if (msg) {
+      GError *error = NULL;
+
+      gst_message_parse_error (msg, &error, NULL);
+      fail ("%s: %s", what, error->message);
+    }
+    fail_if (++waited > 30, "%s: no sample in 30 s", what);
+  }
+  gst_object_unref (sink);
+  return samples;
+}
+
+static GPtrArray *
+run (const gchar * launch)
+{
+  GstElement *pipeline = start (launch);
+  GPtrArray *samples = collect (pipeline, launch);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return samples;
+}
+
+static void
+check_same (GPtrArray * got, GPtrArray * want, const gchar * what)
+{
+  guint i;
+
+  fail_unless (want->len > 0);
+  fail_unless_equals_int (got->len, want->len);
+  for (i = 0; i < got->len; i++) {
+    GstSample *a = g_ptr_array_index (got, i), *b = g_ptr_array_index (want,
+        i);
+    GstVideoInfo info;
+    GstVideoFrame fa, fb;
+
+    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (a)));
+    fail_unless (gst_video_frame_map (&fa, &info, gst_sample_get_buffer (a),
+            GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fb, &info, gst_sample_get_buffer (b),
+            GST_MAP_READ));
+    fail_unless (cfx_test_frames_equal (&fa, &fb, what));
+    gst_video_frame_unmap (&fa);
+    gst_video_frame_unmap (&fb);
+  }
+}
+
+/* Device of a device buffer, from its memory and from the driver */
+static gint memory_device, pointer_device;
+
+static GstPadProbeReturn
+where_probe (GstPad * pad, GstPadProbeInfo * info, gpointer data)
+{
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+  struct cudaPointerAttributes attr;
+
+  if (memory_device >= 0 || !gst_is_cuda_fx_memory (mem))
+    return GST_PAD_PROBE_OK;
+  memory_device = gst_cuda_fx_context_get_device_id
+      (gst_cuda_fx_memory_get_context (mem));
+  if (cudaPointerGetAttributes (&attr,
+          gst_cuda_fx_memory_get_device_pointer (mem)) == cudaSuccess)
+    pointer_device = attr.device;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Every cudafx element of @pipeline runs on @device */
+static void
+check_elements_on (GstElement * pipeline, gint device, const gchar * what)
+{
+  GstIterator *it = gst_bin_iterate_elements (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+  guint n = 0;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+
+    if (GST_IS_CUDA_FX_FILTER (e)) {
+      GstCudaFxContext *ctx = gst_cuda_fx_filter_get_context
+          (GST_CUDA_FX_FILTER (e));
+
+      fail_unless (ctx != NULL, "%s: %s has no context", what,
+          GST_OBJECT_NAME (e));
+      fail_unless_equals_int (gst_cuda_fx_context_get_device_id (ctx), device);
+      n++;
+    }
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  fail_unless (n >= 3, "%s: %u cudafx elements", what, n);
+}
+
+/* Runs @launch to EOS with a probe after "cudablur", checking the device
+ * of the frames there and of every element, before it goes to NULL */
+static GPtrArray *
+run_on (const gchar * launch, gint device)
+{
+  GstElement *pipeline = start (launch), *blur;
+  GstPad *pad;
+  GPtrArray *samples;
+
+  memory_device = pointer_device = -1;
+  blur = gst_bin_get_by_name (GST_BIN (pipeline), "b");
+  pad = gst_element_get_static_pad (blur, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, where_probe, NULL, NULL);
+  samples = collect (pipeline, launch);
+  check_elements_on (pipeline, device, launch);
+  fail_unless_equals_int (memory_device, device);
+  fail_unless_equals_int (pointer_device, device);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (blur);
+  gst_object_unref (pipeline);
+  return samples;
+}
+
+GST_START_TEST (test_device_1_everywhere)
+{
+  /* where device-id=1 is set: every element, then one element at a time
+   * (the others, at -1, follow it) */
+  const gchar *lines[] = {
+    SRC "cudafxupload device-id=1 ! cudadeinterlace device-id=1 ! "
+        "cudadegrain sigma=8 device-id=1 ! cudablur name=b sigma=2 "
+        "device-id=1 ! cudaluma device-id=1 ! cudafxdownload device-id=1 ! "
+        "appsink name=out sync=false",
+    SRC "cudafxupload device-id=1 ! " CHAIN " name=b ! cudaluma ! "
+        "cudafxdownload ! appsink name=out sync=false",
+    SRC "cudafxupload ! cudadeinterlace ! cudadegrain sigma=8 device-id=1 ! "
+        "cudablur name=b sigma=2 ! cudaluma ! cudafxdownload ! appsink "
+        "name=out sync=false",
+    SRC "cudafxupload ! " CHAIN " name=b ! cudaluma ! cudafxdownload "
+        "device-id=1 ! appsink name=out sync=false",
+  };
+  GPtrArray *want = run_on (SRC "cudafxupload ! " CHAIN " name=b ! cudaluma "
+      "! cudafxdownload ! appsink name=out sync=false", 0);
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (lines); i++) {
+    GPtrArray *got = run_on (lines[i], 1);
+
+    check_same (got, want, lines[i]);
+    g_ptr_array_unref (got);
+  }
+  g_ptr_array_unref (want);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_two_pipelines_at_once)
+{
+  const gchar *line = SRC "cudafxupload device-id=%d ! " CHAIN " ! "
+      "cudafxdownload ! appsink name=out sync=false";
+  gchar *l0 = g_strdup_printf (line, 0), *l1 = g_strdup_printf (line, 1);
+  GPtrArray *want = run (l0), *got[2];
+  GstElement *p[2];
+  guint k;
+
+  /* both running before either is read */
+  p[0] = start (l0);
+  p[1] = start (l1);
+  for (k = 0; k < 2; k++)
+    got[k] = collect (p[k], k ? l1 : l0);
+  for (k = 0; k < 2; k++) {
+    check_elements_on (p[k], k, k ? l1 : l0);
+    check_same (got[k], want, k ? l1 : l0);
+    gst_element_set_state (p[k], GST_STATE_NULL);
+    gst_object_unref (p[k]);
+    g_ptr_array_unref (got[k]);
+  }
+  g_ptr_array_unref (want);
+  g_free (l0);
+  g_free (l1);
+}
+
+GST_END_TEST;
+
+/* Two explicit devices in one chain: one negotiation error naming both */
+GST_START_TEST (test_two_devices_refused)
+{
+  GstElement *pipeline = start (SRC "cudafxupload device-id=0 ! cudablur "
+      "device-id=1 ! cudafxdownload ! appsink name=out sync=false");
+  GstMessage *msg;
+  GError *error = NULL;
+  guint errors = 0;
+
+  msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      10 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR);
+  gst_message_parse_error (msg, &error, NULL);
+  fail_unless (g_error_matches (error, GST_CORE_ERROR,
+          GST_CORE_ERROR_NEGOTIATION), "%s", error->message);
+  fail_unless (strstr (error->message, "device 1") != NULL
+      && strstr (error->message, "device 0") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  gst_message_unref (msg);
+  /* and no second error of ours about it */
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  while ((msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
+              GST_MESSAGE_ERROR))) {
+    if (GST_IS_CUDA_FX_FILTER (GST_MESSAGE_SRC (msg)))
+      errors++;
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_int (errors, 0);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* nvcodec's upload and download on device 1 around ours: one CUDA
+ * context, the bytes of device 0 */
+GST_START_TEST (test_nvcodec_on_device_1)
+{
+  const gchar *line = SRC "cudaupload cuda-device-id=%d ! "
+      "video/x-raw(memory:CUDAMemory) ! cudablur name=b sigma=2 ! "
+      "video/x-raw(memory:CUDAMemory) ! cudadownload cuda-device-id=%d ! "
+      "appsink name=out sync=false";
+  gchar *l0 = g_strdup_printf (line, 0, 0), *l1 = g_strdup_printf (line, 1,
+      1);
+  GPtrArray *want = run (l0), *got;
+  GstElement *pipeline = start (l1), *b;
+
+  got = collect (pipeline, l1);
+  b = gst_bin_get_by_name (GST_BIN (pipeline), "b");
+  fail_unless_equals_int (gst_cuda_fx_context_get_device_id
+      (gst_cuda_fx_filter_get_context (GST_CUDA_FX_FILTER (b))), 1);
+  check_same (got, want, l1);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (b);
+  gst_object_unref (pipeline);
+  g_ptr_array_unref (got);
+  g_ptr_array_unref (want);
+  g_free (l0);
+  g_free (l1);
+}
+
+GST_END_TEST;
+
+static Suite *
+multi_suite (gboolean nvcodec)
+{
+  Suite *s = suite_create ("cudafx-multi-gpu");
+  TCase *tc = tcase_create ("multi-gpu");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 180);
+  tcase_add_test (tc, test_device_1_everywhere);
+  tcase_add_test (tc, test_two_pipelines_at_once);
+  tcase_add_test (tc, test_two_devices_refused);
+  if (nvcodec)
+    tcase_add_test (tc, test_nvcodec_on_device_1);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gint count = 0;
+  gboolean nvcodec;
+
+  if (!cfx_test_init (&argc, &argv))
+    return 1;
+  if (!cfx_test_have_gpu ())
+    return cfx_test_no_gpu_exit ("multi-gpu");
+  if (cudaGetDeviceCount (&count) != cudaSuccess || count < 2) {
+    if (g_strcmp0 (g_getenv ("CUDAFX_REQUIRE_GPUS"), "2") == 0) {
+      g_printerr ("multi-gpu: FAIL: %d GPU, and CUDAFX_REQUIRE_GPUS=2\n",
+          count);
+      return 1;
+    }
+    g_print ("multi-gpu: SKIP: %d GPU\n", count);
+    return CFX_TEST_SKIP;
+  }
+  nvcodec = cfx_test_load_system_plugin ("nvcodec")
+      && gst_cuda_fx_interop_available ()
+      && gst_registry_check_feature_version (gst_registry_get (),
+      "cudaupload", 1, 0, 0);
+  if (!nvcodec)
+    g_printerr ("multi-gpu: no nvcodec: its test does not run\n");
+  return cfx_test_run_suite (multi_suite (nvcodec));
+}
