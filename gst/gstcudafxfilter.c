@@ -309,24 +309,34 @@ follow_upstream_device (GstBaseTransform * trans)
       gst_context_get_cuda_fx_context (context, &up);
   }
   gst_query_unref (query);
+  /* an nvcodec element upstream: its CUDA context, adopted */
+  if (!up && gst_cuda_fx_interop_available ()) {
+    query = gst_query_new_context (GST_CUDA_FX_INTEROP_CONTEXT_TYPE);
+    if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query)) {
+      gst_query_parse_context (query, &context);
+      if (context)
+        gst_cuda_fx_interop_context_from (GST_ELEMENT_CAST (trans), context,
+            -1, &up);
+    }
+    gst_query_unref (query);
+  }
   if (!up || !priv->context || up == priv->context)
     goto done;
 
   up_device = gst_cuda_fx_context_get_device_id (up);
   device = gst_cuda_fx_context_get_device_id (priv->context);
-  if (priv->device_id >= 0) {
-    if (up_device != device) {
-      GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION,
-          ("%s runs on CUDA device %d, but the frames it gets are on "
-              "device %d", GST_OBJECT_NAME (trans), device, up_device),
-          ("Elements of one chain share a device: set the same device-id, "
-              "or leave it at -1 to follow the upstream element"));
-      ok = FALSE;
-    }
+  if (priv->device_id >= 0 && up_device != device) {
+    GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION,
+        ("%s runs on CUDA device %d, but the frames it gets are on "
+            "device %d", GST_OBJECT_NAME (trans), device, up_device),
+        ("Elements of one chain share a device: set the same device-id, "
+            "or leave it at -1 to follow the upstream element"));
+    ok = FALSE;
     goto done;
   }
-  GST_INFO_OBJECT (trans, "following upstream to device %d (was %d)",
-      up_device, device);
+  /* (on the same device, another CUDA context: an nvcodec element's) */
+  GST_INFO_OBJECT (trans, "following upstream to device %d (was %d), CUDA "
+      "context %p", up_device, device, gst_cuda_fx_context_get_handle (up));
   /* the element's resources belong to the old context: made anew */
   klass->stop (trans);
   gst_object_replace ((GstObject **) & priv->context, GST_OBJECT (up));
