@@ -20,15 +20,6 @@ gst_cuda_fx_caps_set_features (const GstCaps * caps, const gchar * feature)
 }
 
 GstCaps *
-gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
-    gboolean keep)
-{
-  GstCaps *ret = gst_cuda_fx_caps_set_features (caps, feature);
-
-  return keep ? gst_caps_merge (ret, gst_caps_ref (caps)) : ret;
-}
-
-GstCaps *
 gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter)
 {
   GstCaps *ret;

@@ -20,10 +20,6 @@ G_BEGIN_DECLS
 /* The same caps with every structure's features replaced */
 GstCaps *gst_cuda_fx_caps_set_features (const GstCaps * caps,
     const gchar * feature);
-/* @caps in memory @feature first, then (if @keep) @caps as they are, as
- * for an element that changes memory or passes through */
-GstCaps *gst_cuda_fx_caps_to_memory (GstCaps * caps, const gchar * feature,
-    gboolean keep);
 /* Takes @caps; returns them intersected with @filter (if any), @filter's
  * order first, as transform_caps must */
 GstCaps *gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter);
