@@ -1,5 +1,6 @@
 #include "cfx-test.h"
 
+#include <gst/app/app.h>
 #include <gst/cudafx.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
@@ -217,4 +218,120 @@ cfx_test_frames_equal (GstVideoFrame * a, GstVideoFrame * b,
     }
   }
   return TRUE;
+}
+
+/* ---- pipelines ending in an appsink ------------------------------------ */
+
+GstElement *
+cfx_test_start_pipeline (const gchar * launch, GstStateChangeReturn * ret)
+{
+  GError *error = NULL;
+  GstElement *pipeline = gst_parse_launch (launch, &error);
+  GstStateChangeReturn r;
+
+  fail_unless (pipeline != NULL, "%s: %s", launch,
+      error ? error->message : "?");
+  r = gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  if (ret)
+    *ret = r;
+  return pipeline;
+}
+
+void
+cfx_test_fail_on_error (GstElement * pipeline, const gchar * what)
+{
+  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
+      GST_MESSAGE_ERROR);
+  GError *error = NULL;
+  gchar *debug = NULL;
+
+  if (!msg)
+    return;
+  gst_message_parse_error (msg, &error, &debug);
+  fail ("%s: %s (%s)", what, error->message, debug ? debug : "");
+}
+
+GstSample *
+cfx_test_next_sample (GstElement * pipeline, GstElement * appsink,
+    guint timeout_s, const gchar * what)
+{
+  GstSample *sample;
+  guint waited = 0;
+
+  while (!(sample = gst_app_sink_try_pull_sample (GST_APP_SINK (appsink),
+              GST_SECOND))) {
+    if (gst_app_sink_is_eos (GST_APP_SINK (appsink)))
+      return NULL;
+    cfx_test_fail_on_error (pipeline, what);
+    fail_if (++waited > timeout_s, "%s: no sample in %u s", what, timeout_s);
+  }
+  return sample;
+}
+
+GPtrArray *
+cfx_test_collect_samples (GstElement * pipeline, const gchar * sink_name,
+    guint timeout_s, const gchar * what)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), sink_name);
+  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  GstSample *sample;
+
+  fail_unless (sink != NULL, "%s: no appsink %s", what, sink_name);
+  while ((sample = cfx_test_next_sample (pipeline, sink, timeout_s, what)))
+    g_ptr_array_add (samples, sample);
+  cfx_test_fail_on_error (pipeline, what);
+  gst_object_unref (sink);
+  return samples;
+}
+
+GPtrArray *
+cfx_test_run_samples (const gchar * launch, const gchar * sink_name,
+    guint timeout_s)
+{
+  GstStateChangeReturn ret;
+  GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
+  GPtrArray *samples;
+
+  fail_if (ret == GST_STATE_CHANGE_FAILURE, "%s", launch);
+  samples = cfx_test_collect_samples (pipeline, sink_name, timeout_s, launch);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return samples;
+}
+
+void
+cfx_test_check_samples_equal (GPtrArray * got, GPtrArray * want,
+    gboolean timestamps, const gchar * what)
+{
+  guint i;
+
+  fail_unless (want->len > 0, "%s: no reference frames", what);
+  fail_unless_equals_int (got->len, want->len);
+  for (i = 0; i < got->len; i++) {
+    GstSample *a = g_ptr_array_index (got, i), *b = g_ptr_array_index (want,
+        i);
+    GstVideoInfo ia, ib;
+    GstVideoFrame fa, fb;
+    gchar *frame_what = g_strdup_printf ("%s, frame %u", what, i);
+
+    fail_unless (gst_video_info_from_caps (&ia, gst_sample_get_caps (a)));
+    ib = ia;
+    if (timestamps) {
+      fail_unless (gst_video_info_from_caps (&ib, gst_sample_get_caps (b)));
+      fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&ia),
+          GST_VIDEO_INFO_FORMAT (&ib));
+    }
+    fail_unless (gst_video_frame_map (&fa, &ia, gst_sample_get_buffer (a),
+            GST_MAP_READ));
+    fail_unless (gst_video_frame_map (&fb, &ib, gst_sample_get_buffer (b),
+            GST_MAP_READ));
+    fail_unless (cfx_test_frames_equal (&fa, &fb, frame_what));
+    if (timestamps)
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (fa.buffer),
+          GST_BUFFER_PTS (fb.buffer));
+    gst_video_frame_unmap (&fa);
+    gst_video_frame_unmap (&fb);
+    g_free (frame_what);
+  }
 }

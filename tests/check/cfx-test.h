@@ -40,6 +40,30 @@ GstBuffer *cfx_test_random_frame (const GstVideoInfo * info, guint64 seed);
 gboolean cfx_test_frames_equal (GstVideoFrame * a, GstVideoFrame * b,
     const gchar * what);
 
+/* ---- pipelines ending in an appsink ----------------------------------- */
+
+/* Parses @launch and sets it PLAYING (@ret: what that returned) */
+GstElement *cfx_test_start_pipeline (const gchar * launch,
+    GstStateChangeReturn * ret);
+/* Fails with the pipeline's error message, if it posted one (an error
+ * does not wake an appsink: callers waiting on one must look) */
+void cfx_test_fail_on_error (GstElement * pipeline, const gchar * what);
+/* The next sample of @appsink, NULL at EOS; fails on an error or after
+ * @timeout_s seconds without a sample */
+GstSample *cfx_test_next_sample (GstElement * pipeline, GstElement * appsink,
+    guint timeout_s, const gchar * what);
+/* Every sample of @pipeline's appsink @sink_name up to EOS */
+GPtrArray *cfx_test_collect_samples (GstElement * pipeline,
+    const gchar * sink_name, guint timeout_s, const gchar * what);
+/* Runs @launch to EOS (it must start): the samples of its appsink
+ * @sink_name; no error */
+GPtrArray *cfx_test_run_samples (const gchar * launch,
+    const gchar * sink_name, guint timeout_s);
+/* @got has @want's frames: as many, each with the same visible bytes in
+ * every plane and, with @timestamps, the same format and PTS */
+void cfx_test_check_samples_equal (GPtrArray * got, GPtrArray * want,
+    gboolean timestamps, const gchar * what);
+
 /* Byte count of the visible part of row of plane @p */
 gsize cfx_test_plane_row_bytes (const GstVideoInfo * info, guint p);
 

@@ -5,9 +5,7 @@
  * Skips (77) without a GPU; CUDAFX_REQUIRE_GPU=1 makes that a failure. */
 #include "cfx-test.h"
 
-#include <gst/app/app.h>
 #include <gst/cudafx.h>
-#include <string.h>
 
 #define MARK 0x5A
 
@@ -161,67 +159,6 @@ GST_START_TEST (test_copy_shares_write_copies)
 
 GST_END_TEST;
 
-/* Fails with the pipeline's error message, if it posted one */
-static void
-fail_on_error (GstElement * pipeline, const gchar * what)
-{
-  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      GST_MESSAGE_ERROR);
-  GError *error = NULL;
-  gchar *debug = NULL;
-
-  if (!msg)
-    return;
-  gst_message_parse_error (msg, &error, &debug);
-  fail ("%s: %s (%s)", what, error->message, debug ? debug : "");
-}
-
-/* The next sample of @sink, NULL at EOS; fails on an error or after 20 s
- * without one (an error does not wake an appsink) */
-static GstSample *
-next_sample (GstElement * pipeline, GstElement * sink, const gchar * what)
-{
-  GstSample *sample;
-  gint waited = 0;
-
-  while (!(sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),
-              GST_SECOND))) {
-    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
-      return NULL;
-    fail_on_error (pipeline, what);
-    waited += 1;
-    fail_if (waited > 20, "%s: no sample in 20 s", what);
-  }
-  return sample;
-}
-
-/* Runs @launch to EOS; returns the buffers of its appsink @sink_name */
-static GPtrArray *
-run_collect (const gchar * launch, const gchar * sink_name)
-{
-  GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch (launch, &error);
-  GstElement *sink;
-  GPtrArray *bufs = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_buffer_unref);
-  GstSample *sample;
-
-  fail_unless (pipeline != NULL, "%s: %s", launch,
-      error ? error->message : "?");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), sink_name);
-  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE);
-  while ((sample = next_sample (pipeline, sink, launch))) {
-    g_ptr_array_add (bufs, gst_buffer_ref (gst_sample_get_buffer (sample)));
-    gst_sample_unref (sample);
-  }
-  fail_on_error (pipeline, launch);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
-  return bufs;
-}
-
 /* One uploaded frame repeated by imagefreeze (which copies its buffer for
  * every output): every output holds the frame */
 GST_START_TEST (test_imagefreeze)
@@ -237,8 +174,8 @@ GST_START_TEST (test_imagefreeze)
     gchar *launch = g_strdup_printf ("videotestsrc num-buffers=1 "
         "pattern=smpte ! %s ! cudafxupload ! imagefreeze num-buffers=40 ! "
         "cudafxdownload ! appsink name=out sync=false", caps);
-    GPtrArray *ref = run_collect (ref_launch, "out");
-    GPtrArray *got = run_collect (launch, "out");
+    GPtrArray *ref = cfx_test_run_samples (ref_launch, "out", 20);
+    GPtrArray *got = cfx_test_run_samples (launch, "out", 20);
     GstCaps *c = gst_caps_from_string (caps);
     GstVideoInfo info;
 
@@ -246,8 +183,9 @@ GST_START_TEST (test_imagefreeze)
     fail_unless_equals_int (ref->len, 1);
     fail_unless_equals_int (got->len, 40);
     for (k = 0; k < got->len; k++)
-      fail_unless (check_bytes (g_ptr_array_index (got, k),
-              g_ptr_array_index (ref, 0), &info, FALSE, formats[i]));
+      fail_unless (check_bytes (gst_sample_get_buffer (g_ptr_array_index (got,
+                      k)), gst_sample_get_buffer (g_ptr_array_index (ref, 0)),
+              &info, FALSE, formats[i]));
     gst_caps_unref (c);
     g_ptr_array_unref (ref);
     g_ptr_array_unref (got);
@@ -284,7 +222,7 @@ GST_START_TEST (test_tee_writing_branch)
       "! %s ! cudafxupload ! tee name=t "
       "t. ! queue ! cudafxdownload ! appsink name=a sync=false "
       "t. ! queue name=q ! cudafxdownload ! appsink name=b sync=false", caps);
-  GPtrArray *ref = run_collect (ref_launch, "out");
+  GPtrArray *ref = cfx_test_run_samples (ref_launch, "out", 20);
   GError *error = NULL;
   GstElement *pipeline = gst_parse_launch (launch, &error);
   GstElement *q, *sink[2];
@@ -314,11 +252,12 @@ GST_START_TEST (test_tee_writing_branch)
   fail_unless_equals_int (ref->len, 8);
   for (b = 0; b < 2; b++) {
     for (k = 0; k < ref->len; k++) {
-      GstSample *s = next_sample (pipeline, sink[b], "tee");
+      GstSample *s = cfx_test_next_sample (pipeline, sink[b], 20, "tee");
 
       fail_unless (s != NULL, "branch %u: output %u missing", b, k);
       fail_unless (check_bytes (gst_sample_get_buffer (s),
-              g_ptr_array_index (ref, k), &tee_info, b == 1,
+              gst_sample_get_buffer (g_ptr_array_index (ref, k)), &tee_info,
+              b == 1,
               b == 0 ? "reading branch" : "writing branch"));
       gst_sample_unref (s);
     }

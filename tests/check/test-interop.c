@@ -12,94 +12,9 @@
  * fails: GPU hosts carry nvcodec). */
 #include "cfx-test.h"
 
-#include <gst/app/app.h>
 #include <gst/cudafx.h>
-#include <string.h>
 
 static gchar *clip_path;
-
-/* Fails with the pipeline's error message, if it posted one */
-static void
-fail_on_error (GstElement * pipeline, const gchar * what)
-{
-  GstMessage *msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
-      GST_MESSAGE_ERROR);
-  GError *error = NULL;
-  gchar *debug = NULL;
-
-  if (!msg)
-    return;
-  gst_message_parse_error (msg, &error, &debug);
-  fail ("%s: %s (%s)", what, error->message, debug ? debug : "");
-}
-
-/* Runs @launch (its appsink is named "out") to EOS; the output samples */
-static GPtrArray *
-run (const gchar * launch)
-{
-  GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch (launch, &error);
-  GstElement *sink;
-  GPtrArray *bufs = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_sample_unref);
-  GstSample *sample;
-  gint waited = 0;
-
-  fail_unless (pipeline != NULL, "%s: %s", launch,
-      error ? error->message : "?");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
-  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE, "%s", launch);
-  for (;;) {
-    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), GST_SECOND);
-    if (sample) {
-      g_ptr_array_add (bufs, sample);
-      continue;
-    }
-    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
-      break;
-    fail_on_error (pipeline, launch);
-    fail_if (++waited > 20, "%s: no sample in 20 s", launch);
-  }
-  fail_on_error (pipeline, launch);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
-  return bufs;
-}
-
-/* Every output frame of @got equals @want's, byte for byte in every
- * plane (the rows, not the padding after them) */
-static void
-check_same (GPtrArray * got, GPtrArray * want, const gchar * what)
-{
-  guint i;
-
-  fail_unless (want->len > 0, "%s: no reference frames", what);
-  fail_unless_equals_int (got->len, want->len);
-  for (i = 0; i < got->len; i++) {
-    GstSample *a = g_ptr_array_index (got, i), *b = g_ptr_array_index (want,
-        i);
-    GstVideoInfo ia, ib;
-    GstVideoFrame fa, fb;
-    gchar *frame_what = g_strdup_printf ("%s, frame %u", what, i);
-
-    fail_unless (gst_video_info_from_caps (&ia, gst_sample_get_caps (a)));
-    fail_unless (gst_video_info_from_caps (&ib, gst_sample_get_caps (b)));
-    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&ia),
-        GST_VIDEO_INFO_FORMAT (&ib));
-    fail_unless (gst_video_frame_map (&fa, &ia, gst_sample_get_buffer (a),
-            GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fb, &ib, gst_sample_get_buffer (b),
-            GST_MAP_READ));
-    fail_unless (cfx_test_frames_equal (&fa, &fb, frame_what));
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (fa.buffer),
-        GST_BUFFER_PTS (fb.buffer));
-    gst_video_frame_unmap (&fa);
-    gst_video_frame_unmap (&fb);
-    g_free (frame_what);
-  }
-}
 
 #define SRC "videotestsrc num-buffers=6 pattern=ball ! "
 #define CAPS_P "video/x-raw,format=%s,width=322,height=242,framerate=25/1"
@@ -137,11 +52,11 @@ GST_START_TEST (test_nvcodec_memory_through_filters)
         "%s ! %s ! %s ! appsink name=out sync=false", caps, chains[i].filter,
         chains[i].nvcodec_down ? CUDA_MEM : "video/x-raw(memory:CUDAFxMemory)",
         chains[i].nvcodec_down ? "cudadownload" : "cudafxdownload");
-    GPtrArray *want = run (ref);
+    GPtrArray *want = cfx_test_run_samples (ref, "out", 20);
     guint64 copies = gst_cuda_fx_memory_get_copy_count ();
-    GPtrArray *got = run (theirs);
+    GPtrArray *got = cfx_test_run_samples (theirs, "out", 20);
 
-    check_same (got, want, theirs);
+    cfx_test_check_samples_equal (got, want, TRUE, theirs);
     fail_unless_equals_uint64 (gst_cuda_fx_memory_get_copy_count (), copies);
     g_ptr_array_unref (want);
     g_ptr_array_unref (got);
@@ -179,7 +94,7 @@ GST_START_TEST (test_either_plugins_upload_download)
   gchar *line = g_strdup_printf (SRC "%s ! cudaupload ! cudablur sigma=3 ! "
       "cudadeinterlace mode=interlaced ! cudadownload ! appsink name=out "
       "sync=false", caps);
-  GPtrArray *want = run (ref);
+  GPtrArray *want = cfx_test_run_samples (ref, "out", 20);
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (owners); i++) {
@@ -191,8 +106,8 @@ GST_START_TEST (test_either_plugins_upload_download)
     up = gst_element_factory_make ("cudaupload", NULL);
     fail_unless_equals_string (G_OBJECT_TYPE_NAME (up), owners[i][1]);
     gst_object_unref (up);
-    got = run (line);
-    check_same (got, want, owners[i][0]);
+    got = cfx_test_run_samples (line, "out", 20);
+    cfx_test_check_samples_equal (got, want, TRUE, owners[i][0]);
     g_ptr_array_unref (got);
   }
   g_ptr_array_unref (want);
@@ -226,39 +141,24 @@ GST_START_TEST (test_nvdec_zero_copy)
   gchar *via_system = g_strdup_printf ("filesrc location=%s ! h264parse ! "
       "nvh264dec ! video/x-raw ! cudafxupload ! cudadegrain sigma=8 ! "
       "cudafxdownload ! appsink name=out sync=false", clip_path);
-  GPtrArray *want = run (via_system), *got;
+  GPtrArray *want = cfx_test_run_samples (via_system, "out", 20), *got;
   GError *error = NULL;
   GstElement *pipeline = gst_parse_launch (direct, &error);
-  GstElement *dec, *f, *sink;
+  GstElement *dec, *f;
   GstPad *pad;
   GstCaps *caps;
   guint64 copies;
-  GstSample *sample;
-  gint waited = 0;
 
   fail_unless (pipeline != NULL, "%s", error ? error->message : "?");
   dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
   f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
   pad = gst_element_get_static_pad (dec, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, decoder_probe, NULL,
       NULL);
   decoder_handle = NULL;
   copies = gst_cuda_fx_memory_get_copy_count ();
-  got = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_sample_unref);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  for (;;) {
-    sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), GST_SECOND);
-    if (sample) {
-      g_ptr_array_add (got, sample);
-      continue;
-    }
-    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
-      break;
-    fail_on_error (pipeline, direct);
-    fail_if (++waited > 20, "no sample in 20 s");
-  }
-  fail_on_error (pipeline, direct);
+  got = cfx_test_collect_samples (pipeline, "out", 20, direct);
 
   /* the decoder's memory went to the filter as it was */
   caps = gst_pad_get_current_caps (pad);
@@ -270,14 +170,13 @@ GST_START_TEST (test_nvdec_zero_copy)
   fail_unless (decoder_handle != NULL);
   fail_unless (decoder_handle == gst_cuda_fx_context_get_handle
       (gst_cuda_fx_filter_get_context (GST_CUDA_FX_FILTER (f))));
-  check_same (got, want, "nvh264dec ! cudadegrain");
+  cfx_test_check_samples_equal (got, want, TRUE, "nvh264dec ! cudadegrain");
   fail_unless_equals_int (got->len, 30);
 
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pad);
   gst_object_unref (dec);
   gst_object_unref (f);
-  gst_object_unref (sink);
   gst_object_unref (pipeline);
   g_ptr_array_unref (want);
   g_ptr_array_unref (got);

@@ -12,7 +12,6 @@
  * failure (CUDAFX_REQUIRE_GPU=1 alone does not: most GPU hosts have one). */
 #include "cfx-test.h"
 
-#include <gst/app/app.h>
 #include <gst/cudafx.h>
 #include <string.h>
 
@@ -20,86 +19,6 @@
   "video/x-raw,format=I420,width=322,height=242,framerate=25/1," \
   "interlace-mode=interleaved,field-order=top-field-first ! "
 #define CHAIN "cudadeinterlace ! cudadegrain sigma=8 ! cudablur sigma=2"
-
-static GstElement *
-start (const gchar * launch)
-{
-  GError *error = NULL;
-  GstElement *pipeline = gst_parse_launch (launch, &error);
-
-  fail_unless (pipeline != NULL, "%s: %s", launch,
-      error ? error->message : "?");
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  return pipeline;
-}
-
-/* The samples of the appsink "out" up to EOS; fails on an error */
-static GPtrArray *
-collect (GstElement * pipeline, const gchar * what)
-{
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
-  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      gst_sample_unref);
-  GstSample *s;
-  gint waited = 0;
-
-  for (;;) {
-    GstMessage *msg;
-
-    if ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), GST_SECOND))) {
-      g_ptr_array_add (samples, s);
-      continue;
-    }
-    if (gst_app_sink_is_eos (GST_APP_SINK (sink)))
-      break;
-    msg = gst_bus_pop_filtered (GST_ELEMENT_BUS (pipeline),
-        GST_MESSAGE_ERROR);
-    if (msg) {
-      GError *error = NULL;
-
-      gst_message_parse_error (msg, &error, NULL);
-      fail ("%s: %s", what, error->message);
-    }
-    fail_if (++waited > 30, "%s: no sample in 30 s", what);
-  }
-  gst_object_unref (sink);
-  return samples;
-}
-
-static GPtrArray *
-run (const gchar * launch)
-{
-  GstElement *pipeline = start (launch);
-  GPtrArray *samples = collect (pipeline, launch);
-
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (pipeline);
-  return samples;
-}
-
-static void
-check_same (GPtrArray * got, GPtrArray * want, const gchar * what)
-{
-  guint i;
-
-  fail_unless (want->len > 0);
-  fail_unless_equals_int (got->len, want->len);
-  for (i = 0; i < got->len; i++) {
-    GstSample *a = g_ptr_array_index (got, i), *b = g_ptr_array_index (want,
-        i);
-    GstVideoInfo info;
-    GstVideoFrame fa, fb;
-
-    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (a)));
-    fail_unless (gst_video_frame_map (&fa, &info, gst_sample_get_buffer (a),
-            GST_MAP_READ));
-    fail_unless (gst_video_frame_map (&fb, &info, gst_sample_get_buffer (b),
-            GST_MAP_READ));
-    fail_unless (cfx_test_frames_equal (&fa, &fb, what));
-    gst_video_frame_unmap (&fa);
-    gst_video_frame_unmap (&fb);
-  }
-}
 
 /* Device of a device buffer, from its memory and from the driver */
 static gint memory_device, pointer_device;
@@ -153,7 +72,7 @@ check_elements_on (GstElement * pipeline, gint device, const gchar * what)
 static GPtrArray *
 run_on (const gchar * launch, gint device)
 {
-  GstElement *pipeline = start (launch), *blur;
+  GstElement *pipeline = cfx_test_start_pipeline (launch, NULL), *blur;
   GstPad *pad;
   GPtrArray *samples;
 
@@ -161,7 +80,7 @@ run_on (const gchar * launch, gint device)
   blur = gst_bin_get_by_name (GST_BIN (pipeline), "b");
   pad = gst_element_get_static_pad (blur, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, where_probe, NULL, NULL);
-  samples = collect (pipeline, launch);
+  samples = cfx_test_collect_samples (pipeline, "out", 30, launch);
   check_elements_on (pipeline, device, launch);
   fail_unless_equals_int (memory_device, device);
   fail_unless_equals_int (pointer_device, device);
@@ -196,7 +115,7 @@ GST_START_TEST (test_device_1_everywhere)
   for (i = 0; i < G_N_ELEMENTS (lines); i++) {
     GPtrArray *got = run_on (lines[i], 1);
 
-    check_same (got, want, lines[i]);
+    cfx_test_check_samples_equal (got, want, FALSE, lines[i]);
     g_ptr_array_unref (got);
   }
   g_ptr_array_unref (want);
@@ -209,18 +128,18 @@ GST_START_TEST (test_two_pipelines_at_once)
   const gchar *line = SRC "cudafxupload device-id=%d ! " CHAIN " ! "
       "cudafxdownload ! appsink name=out sync=false";
   gchar *l0 = g_strdup_printf (line, 0), *l1 = g_strdup_printf (line, 1);
-  GPtrArray *want = run (l0), *got[2];
+  GPtrArray *want = cfx_test_run_samples (l0, "out", 30), *got[2];
   GstElement *p[2];
   guint k;
 
   /* both running before either is read */
-  p[0] = start (l0);
-  p[1] = start (l1);
+  p[0] = cfx_test_start_pipeline (l0, NULL);
+  p[1] = cfx_test_start_pipeline (l1, NULL);
   for (k = 0; k < 2; k++)
-    got[k] = collect (p[k], k ? l1 : l0);
+    got[k] = cfx_test_collect_samples (p[k], "out", 30, k ? l1 : l0);
   for (k = 0; k < 2; k++) {
     check_elements_on (p[k], k, k ? l1 : l0);
-    check_same (got[k], want, k ? l1 : l0);
+    cfx_test_check_samples_equal (got[k], want, FALSE, k ? l1 : l0);
     gst_element_set_state (p[k], GST_STATE_NULL);
     gst_object_unref (p[k]);
     g_ptr_array_unref (got[k]);
@@ -235,8 +154,9 @@ GST_END_TEST;
 /* Two explicit devices in one chain: one negotiation error naming both */
 GST_START_TEST (test_two_devices_refused)
 {
-  GstElement *pipeline = start (SRC "cudafxupload device-id=0 ! cudablur "
-      "device-id=1 ! cudafxdownload ! appsink name=out sync=false");
+  GstElement *pipeline = cfx_test_start_pipeline (SRC "cudafxupload "
+      "device-id=0 ! cudablur device-id=1 ! cudafxdownload ! appsink name=out "
+      "sync=false", NULL);
   GstMessage *msg;
   GError *error = NULL;
   guint errors = 0;
@@ -275,18 +195,18 @@ GST_START_TEST (test_nvcodec_on_device_1)
       "appsink name=out sync=false";
   gchar *l0 = g_strdup_printf (line, 0, 0), *l1 = g_strdup_printf (line, 1,
       1);
-  GPtrArray *want = run (l0), *got;
-  GstElement *pipeline = start (l1), *b;
+  GPtrArray *want = cfx_test_run_samples (l0, "out", 30), *got;
+  GstElement *pipeline = cfx_test_start_pipeline (l1, NULL), *b;
   gint device;
 
-  got = collect (pipeline, l1);
+  got = cfx_test_collect_samples (pipeline, "out", 30, l1);
   b = gst_bin_get_by_name (GST_BIN (pipeline), "b");
   device = gst_cuda_fx_context_get_device_id (gst_cuda_fx_filter_get_context
       (GST_CUDA_FX_FILTER (b)));
   /* (stopped before checking: a failed check leaves no pipeline running) */
   gst_element_set_state (pipeline, GST_STATE_NULL);
   fail_unless_equals_int (device, 1);
-  check_same (got, want, l1);
+  cfx_test_check_samples_equal (got, want, FALSE, l1);
   gst_object_unref (b);
   gst_object_unref (pipeline);
   g_ptr_array_unref (got);
