@@ -377,6 +377,16 @@ gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
+/* A new pool of the device memory @caps ask for: GStreamer's CUDA memory
+ * (nvcodec's elements) or ours */
+static GstBufferPool *
+pool_for_caps (GstCaps * caps, GstCudaFxContext * context)
+{
+  return gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA) ?
+      gst_cuda_fx_interop_pool_new (context) :
+      gst_cuda_fx_buffer_pool_new (context);
+}
+
 GstBufferPool *
 gst_cuda_fx_filter_new_device_pool (GstCudaFxFilter * filter, GstCaps * caps,
     guint min_buffers, guint max_buffers)
@@ -384,10 +394,7 @@ gst_cuda_fx_filter_new_device_pool (GstCudaFxFilter * filter, GstCaps * caps,
   GstBufferPool *pool;
   GstStructure *config;
 
-  /* GStreamer's CUDA memory (nvcodec's elements) or ours */
-  pool = gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA) ?
-      gst_cuda_fx_interop_pool_new (PRIV (filter)->context) :
-      gst_cuda_fx_buffer_pool_new (PRIV (filter)->context);
+  pool = pool_for_caps (caps, PRIV (filter)->context);
   if (!pool)
     return NULL;
   config = gst_buffer_pool_get_config (pool);
@@ -485,9 +492,7 @@ gst_cuda_fx_filter_decide_device_pool (GstCudaFxFilter * filter,
     }
   }
   if (!pool)
-    pool = gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA) ?
-        gst_cuda_fx_interop_pool_new (priv->context) :
-        gst_cuda_fx_buffer_pool_new (priv->context);
+    pool = pool_for_caps (caps, priv->context);
   if (!pool) {
     GST_ELEMENT_ERROR (filter, RESOURCE, SETTINGS, (NULL),
         ("Cannot make a device pool for %" GST_PTR_FORMAT, caps));
