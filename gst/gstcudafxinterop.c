@@ -200,7 +200,7 @@ gst_cuda_fx_interop_handle_context_query (GstElement * element,
 GstContext *
 gst_cuda_fx_interop_context_new (GstCudaFxContext * cuda_ctx)
 {
-  GstObject *wrapped = load_library () ? interop_context_of (cuda_ctx) : NULL;
+  GstObject *wrapped = interop_context_of (cuda_ctx);
 
   return wrapped ? lib.context_new_cuda_context (wrapped) : NULL;
 }
@@ -210,7 +210,7 @@ gst_cuda_fx_interop_context_new (GstCudaFxContext * cuda_ctx)
 GstBufferPool *
 gst_cuda_fx_interop_pool_new (GstCudaFxContext * cuda_ctx)
 {
-  GstObject *wrapped = load_library () ? interop_context_of (cuda_ctx) : NULL;
+  GstObject *wrapped = interop_context_of (cuda_ctx);
 
   return wrapped ? lib.buffer_pool_new (wrapped) : NULL;
 }
