@@ -20,9 +20,11 @@
  * take effect at the next frame.
  *
  * The automatic estimate of a frame is read back asynchronously and used
- * from the following frames on, smoothed by an exponential moving average
- * (weight 1/8 per new frame); only the first frame after a caps change
- * waits for its own estimate, once.
+ * four frames later, smoothed by an exponential moving average (weight 1/8
+ * per new frame): frame k applies the estimates of frames 0 to k - 4, so
+ * the output depends on the input alone, never on how fast the GPU or the
+ * host ran. The first frame after a caps change or a flush waits for its
+ * own estimate, once, and frames 1 to 3 apply it too.
  *
  * Every second of stream time the element posts an element message named
  * `cudadegrain`:
@@ -68,8 +70,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_degrain_debug);
 
 /* weight of a new frame's estimate in the moving average */
 #define EST_SMOOTHING (1.0 / 8.0)
-/* estimates read back at once; a full ring skips a frame's readback */
-#define EST_SLOTS 4
+/* a frame's estimate is folded in this many frames later (its readback
+ * has had that long to finish; a late one is waited for) */
+#define EST_LAG 4
 #define MAX_CH CFX_DEGRAIN_MAX_CHANNELS
 
 enum
@@ -105,12 +108,11 @@ struct _GstCudaFxDegrain
   gint width[MAX_CH], height[MAX_CH];
   gdouble est[MAX_CH];          /* smoothed estimate, < 0: none yet */
   gboolean synced;              /* the one synchronous estimate is done */
-  gint *host_est;               /* pinned: (EST_SLOTS + 1) x MAX_CH ints */
-  cudaEvent_t events[EST_SLOTS + 1];
-  gboolean pending[EST_SLOTS];
-  guint head, tail;             /* FIFO of pending readbacks */
+  gint *host_est;               /* pinned: (EST_LAG + 1) x MAX_CH ints */
+  cudaEvent_t events[EST_LAG + 1];
+  gboolean pending[EST_LAG];    /* slot k % EST_LAG: frame k's readback */
   GstClockTime next_post;       /* stream time of the next message */
-  guint64 frames;
+  guint64 frames;               /* since the last reset */
 };
 
 G_DEFINE_TYPE (GstCudaFxDegrain, gst_cuda_fx_degrain, GST_TYPE_CUDA_FX_FILTER);
@@ -165,9 +167,8 @@ reset_estimates (GstCudaFxDegrain * self)
 
   for (i = 0; i < MAX_CH; i++)
     self->est[i] = -1.0;
-  for (i = 0; i < EST_SLOTS; i++)
+  for (i = 0; i < EST_LAG; i++)
     self->pending[i] = FALSE;
-  self->head = self->tail = 0;
   self->synced = FALSE;
   self->next_post = GST_CLOCK_TIME_NONE;
   self->frames = 0;
@@ -184,7 +185,7 @@ free_resources (GstCudaFxDegrain * self)
     cfx_degrain_scratch_free (self->scratch);
     self->scratch = NULL;
   }
-  for (i = 0; i < EST_SLOTS + 1; i++) {
+  for (i = 0; i < EST_LAG + 1; i++) {
     if (self->events[i]) {
       cudaEventDestroy (self->events[i]);
       self->events[i] = NULL;
@@ -240,12 +241,12 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
           GST_VIDEO_INFO_HEIGHT (in_info),
           gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info))))
     goto fail;
-  err = cudaHostAlloc ((void **) &self->host_est, (EST_SLOTS + 1) * MAX_CH *
+  err = cudaHostAlloc ((void **) &self->host_est, (EST_LAG + 1) * MAX_CH *
       sizeof (gint), cudaHostAllocDefault);
   if (!gst_cuda_fx_check (self, err, "Allocating pinned memory for the "
           "noise estimates"))
     goto fail;
-  for (i = 0; i < EST_SLOTS + 1; i++) {
+  for (i = 0; i < EST_LAG + 1; i++) {
     err = cudaEventCreateWithFlags (&self->events[i], cudaEventDisableTiming);
     if (!gst_cuda_fx_check (self, err, "Creating a CUDA event"))
       goto fail;
@@ -298,35 +299,39 @@ fold_estimate (GstCudaFxDegrain * self, const gint * medians, gboolean first)
   }
 }
 
-/* Takes in the readbacks that have completed, oldest first; never waits */
+/* Folds in the estimate of the frame EST_LAG before this one, read back
+ * long ago: which estimates a frame applies depends on its index alone. Waits only if
+ * that readback is late. */
 static gboolean
-collect_estimates (GstCudaFxDegrain * self)
+collect_estimate (GstCudaFxDegrain * self)
 {
-  while (self->pending[self->head]) {
-    cudaError_t err = cudaEventQuery (self->events[self->head]);
+  guint slot = self->frames % EST_LAG;
+  cudaError_t err;
 
-    if (err == cudaErrorNotReady)
-      break;
-    if (!gst_cuda_fx_check (self, err, "Reading the noise estimate back"))
-      return FALSE;
-    fold_estimate (self, self->host_est + self->head * MAX_CH, FALSE);
-    self->pending[self->head] = FALSE;
-    self->head = (self->head + 1) % EST_SLOTS;
+  if (self->frames < EST_LAG || !self->pending[slot])
+    return TRUE;
+  err = cudaEventQuery (self->events[slot]);
+  if (err == cudaErrorNotReady) {
+    GST_LOG_OBJECT (self, "estimate of frame %" G_GUINT64_FORMAT " is late",
+        self->frames - EST_LAG);
+    err = cudaEventSynchronize (self->events[slot]);
   }
+  if (!gst_cuda_fx_check (self, err, "Reading the noise estimate back"))
+    return FALSE;
+  fold_estimate (self, self->host_est + slot * MAX_CH, FALSE);
+  self->pending[slot] = FALSE;
   return TRUE;
 }
 
-/* Enqueues the copy of this frame's estimate into the next free slot */
+/* Enqueues the copy of this frame's estimate into its slot, which the
+ * frame EST_LAG later folds in (and so has freed) */
 static gboolean
 queue_readback (GstCudaFxDegrain * self, cudaStream_t stream)
 {
-  guint slot = self->tail;
+  guint slot = self->frames % EST_LAG;
   cudaError_t err;
 
-  if (self->pending[slot]) {
-    GST_LOG_OBJECT (self, "readback ring full, skipping this estimate");
-    return TRUE;
-  }
+  g_assert (!self->pending[slot]);
   err = cudaMemcpyAsync (self->host_est + slot * MAX_CH,
       cfx_degrain_estimate_device (self->scratch),
       self->n_channels * sizeof (gint), cudaMemcpyDeviceToHost, stream);
@@ -335,7 +340,6 @@ queue_readback (GstCudaFxDegrain * self, cudaStream_t stream)
   if (!gst_cuda_fx_check (self, err, "Queueing the noise estimate readback"))
     return FALSE;
   self->pending[slot] = TRUE;
-  self->tail = (slot + 1) % EST_SLOTS;
   return TRUE;
 }
 
@@ -344,8 +348,8 @@ static gboolean
 estimate_now (GstCudaFxDegrain * self, const CfxPlane * src,
     cudaStream_t stream)
 {
-  gint *host = self->host_est + EST_SLOTS * MAX_CH;
-  cudaEvent_t ev = self->events[EST_SLOTS];
+  gint *host = self->host_est + EST_LAG * MAX_CH;
+  cudaEvent_t ev = self->events[EST_LAG];
   cudaError_t err;
 
   err = cfx_degrain_estimate (src, self->n_channels, self->scratch, stream);
@@ -462,7 +466,7 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
     params.levels = width > 1920 || height > 1080 ? 5 : 4;
   automatic = sigma <= 0.0;
 
-  if (!collect_estimates (self))
+  if (!collect_estimate (self))
     return GST_FLOW_ERROR;
   /* automatic with a plane not estimated yet (the first frame): wait for
    * this frame's own estimate, once */
@@ -496,6 +500,17 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   post_message (self, in->video.buffer, used, automatic, params.levels);
   self->frames++;
   return GST_FLOW_OK;
+}
+
+/* After a flush the stream starts again: so do the estimates, so that a
+ * seek gives the bytes a fresh run from there gives */
+static gboolean
+gst_cuda_fx_degrain_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    reset_estimates (GST_CUDA_FX_DEGRAIN (trans));
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_degrain_parent_class)
+      ->sink_event (trans, event);
 }
 
 /* ---- properties ------------------------------------------------------ */
@@ -640,6 +655,7 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
       "estimate, on the GPU", "gst-cudafx developers");
 
   trans_class->stop = gst_cuda_fx_degrain_stop;
+  trans_class->sink_event = gst_cuda_fx_degrain_sink_event;
   filter_class->set_info = gst_cuda_fx_degrain_set_info;
   filter_class->process = gst_cuda_fx_degrain_process;
 

@@ -108,24 +108,38 @@ gst_cuda_fx_upload_propose_allocation (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Whether a copy from @mem may still be reading it after it was queued:
+ * our pinned memory, or memory someone else page-locked. From pageable
+ * memory the copy has taken the bytes before it returns. Each memory is
+ * asked on its own: mapping the buffer whole would merge several memories
+ * into a pageable copy. */
 static gboolean
-host_memory_is_pinned (GstBuffer * inbuf)
+memory_is_pinned (GstMemory * mem)
 {
-  GstMemory *mem = gst_buffer_peek_memory (inbuf, 0);
   struct cudaPointerAttributes attr;
   GstMapInfo map;
   gboolean pinned;
 
-  if (gst_buffer_n_memory (inbuf) == 1 && gst_is_cuda_fx_host_memory (mem))
+  if (gst_is_cuda_fx_host_memory (mem))
     return TRUE;
-  /* memory someone else page-locked also makes the copy asynchronous */
-  if (!gst_buffer_map (inbuf, &map, GST_MAP_READ))
+  if (!gst_memory_map (mem, &map, GST_MAP_READ))
     return FALSE;
   pinned = cudaPointerGetAttributes (&attr, map.data) == cudaSuccess
       && attr.type == cudaMemoryTypeHost;
-  gst_buffer_unmap (inbuf, &map);
+  gst_memory_unmap (mem, &map);
   cudaGetLastError ();          /* clear a sticky "invalid value" */
   return pinned;
+}
+
+static gboolean
+buffer_has_pinned_memory (GstBuffer * buf)
+{
+  guint i, n = gst_buffer_n_memory (buf);
+
+  for (i = 0; i < n; i++)
+    if (memory_is_pinned (gst_buffer_peek_memory (buf, i)))
+      return TRUE;
+  return FALSE;
 }
 
 static GstFlowReturn
@@ -137,12 +151,15 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
   GstVideoFrame in;
   GstCudaFxFrame out;
+  gboolean pinned, unmapped;
   cudaError_t err;
 
   err = gst_cuda_fx_context_make_current (context);
   if (!gst_cuda_fx_check (trans, err, "Making device %d current",
           gst_cuda_fx_context_get_device_id (context)))
     return GST_FLOW_ERROR;
+  /* decided before the copy, on the memories the copy reads */
+  pinned = buffer_has_pinned_memory (inbuf);
   if (!gst_video_frame_map (&in, info, inbuf, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (trans, STREAM, FORMAT, (NULL),
         ("Input buffer of %" G_GSIZE_FORMAT " bytes does not hold a %dx%d "
@@ -157,21 +174,21 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     return GST_FLOW_ERROR;
   }
   err = gst_cuda_fx_frame_upload (&out, &in);
-  if (!gst_cuda_fx_filter_unmap_frame (filter, &out)) {
-    gst_video_frame_unmap (&in);
-    return GST_FLOW_ERROR;
-  }
+  unmapped = gst_cuda_fx_filter_unmap_frame (filter, &out);
   gst_video_frame_unmap (&in);
+
+  /* From pinned memory the copy may still be running, also when queueing
+   * part of it failed: keep the input alive (out of its pool) until the
+   * stream is past it, without waiting for it here. */
+  if (pinned)
+    gst_cuda_fx_context_release_after (context,
+        gst_cuda_fx_filter_get_stream (filter), gst_buffer_ref (inbuf));
+  if (!unmapped)
+    return GST_FLOW_ERROR;
   if (!gst_cuda_fx_check (trans, err, "Uploading a %dx%d %s frame",
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
           GST_VIDEO_INFO_NAME (info)))
     return GST_FLOW_ERROR;
-
-  /* From pinned memory the copy is still running: keep the input alive
-   * (out of its pool) until it is done, without waiting for it here. */
-  if (host_memory_is_pinned (inbuf))
-    gst_cuda_fx_context_release_after (context,
-        gst_cuda_fx_filter_get_stream (filter), gst_buffer_ref (inbuf));
   return GST_FLOW_OK;
 }
 

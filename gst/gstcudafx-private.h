@@ -30,11 +30,11 @@ gboolean gst_cuda_fx_sync_write_pending (GstCudaFxSync * sync);
 GstCudaFxSync *gst_cuda_fx_memory_get_sync (GstMemory * mem);
 
 /* Device allocations of a context (gstcudafxcontext.c): stream-ordered,
- * from the context's memory pool, never a device-wide wait. The memory is
- * ready once @ready (recorded by alloc) has completed; free releases it
- * after the work @sync orders. */
+ * from the context's memory pool, never a device-wide wait. The memory
+ * (zeroed with @zero) is ready once the write alloc records in @sync has
+ * completed; free releases it after the work @sync orders. */
 cudaError_t gst_cuda_fx_context_alloc (GstCudaFxContext * context,
-    gsize size, gpointer * ptr, GstCudaFxSync * sync);
+    gsize size, gboolean zero, gpointer * ptr, GstCudaFxSync * sync);
 void gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
     GstCudaFxSync * sync);
 

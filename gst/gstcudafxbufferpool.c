@@ -19,6 +19,7 @@ struct _GstCudaFxBufferPool
   GstCudaFxContext *context;
   GstVideoInfo info;            /* caps layout */
   GstVideoInfo device_info;     /* pitched device layout */
+  gchar *error;                 /* why the last allocation failed, locked */
 };
 
 G_DEFINE_TYPE (GstCudaFxBufferPool, gst_cuda_fx_buffer_pool,
@@ -70,6 +71,11 @@ gst_cuda_fx_buffer_pool_alloc_buffer (GstBufferPool * pool,
   mem = gst_cuda_fx_allocator_alloc_video (self->context, &self->info, &error);
   if (!mem) {
     GST_ERROR_OBJECT (self, "%s", error->message);
+    /* for the element that asked, which can post it */
+    GST_OBJECT_LOCK (self);
+    g_free (self->error);
+    self->error = g_strdup (error->message);
+    GST_OBJECT_UNLOCK (self);
     g_clear_error (&error);
     return GST_FLOW_ERROR;
   }
@@ -89,6 +95,7 @@ gst_cuda_fx_buffer_pool_finalize (GObject * object)
   GstCudaFxBufferPool *self = GST_CUDA_FX_BUFFER_POOL (object);
 
   gst_clear_object (&self->context);
+  g_free (self->error);
   G_OBJECT_CLASS (gst_cuda_fx_buffer_pool_parent_class)->finalize (object);
 }
 
@@ -132,4 +139,24 @@ gst_cuda_fx_buffer_pool_get_context (GstBufferPool * pool)
 {
   g_return_val_if_fail (GST_IS_CUDA_FX_BUFFER_POOL (pool), NULL);
   return GST_CUDA_FX_BUFFER_POOL (pool)->context;
+}
+
+/**
+ * gst_cuda_fx_buffer_pool_take_error:
+ *
+ * Returns: (transfer full) (nullable): why the pool's last allocation
+ * failed (what, how many bytes, which device, the CUDA error), once.
+ */
+gchar *
+gst_cuda_fx_buffer_pool_take_error (GstBufferPool * pool)
+{
+  GstCudaFxBufferPool *self;
+  gchar *error;
+
+  g_return_val_if_fail (GST_IS_CUDA_FX_BUFFER_POOL (pool), NULL);
+  self = GST_CUDA_FX_BUFFER_POOL (pool);
+  GST_OBJECT_LOCK (self);
+  error = g_steal_pointer (&self->error);
+  GST_OBJECT_UNLOCK (self);
+  return error;
 }

@@ -13,6 +13,7 @@ G_DECLARE_FINAL_TYPE (GstCudaFxBufferPool, gst_cuda_fx_buffer_pool, GST,
 
 GstBufferPool *gst_cuda_fx_buffer_pool_new (GstCudaFxContext * context);
 GstCudaFxContext *gst_cuda_fx_buffer_pool_get_context (GstBufferPool * pool);
+gchar *gst_cuda_fx_buffer_pool_take_error (GstBufferPool * pool);
 
 G_END_DECLS
 

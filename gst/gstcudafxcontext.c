@@ -487,29 +487,39 @@ gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext * context)
   return context->transfer_stream;
 }
 
-/* Internal: device memory for one allocation of gstcudafxmemory.c. With
- * the pool the allocation is stream-ordered on a stream of its own and
- * @sync records its completion as a write, so that the first user waits
- * for it on the GPU. */
+/* Internal: device memory for one allocation of gstcudafxmemory.c,
+ * all zero with @zero. With the pool the allocation is stream-ordered on a
+ * stream of its own and @sync records its completion as a write, so that
+ * the first user waits for it on the GPU. */
 cudaError_t
 gst_cuda_fx_context_alloc (GstCudaFxContext * context, gsize size,
-    gpointer * ptr, GstCudaFxSync * sync)
+    gboolean zero, gpointer * ptr, GstCudaFxSync * sync)
 {
   cudaError_t err;
 
   err = gst_cuda_fx_context_make_current (context);
   if (err != cudaSuccess)
     return err;
-  if (!context->mem_pool)
-    return cudaMalloc (ptr, size);
+  if (!context->mem_pool) {
+    err = cudaMalloc (ptr, size);
+    if (err == cudaSuccess && zero) {
+      err = cudaMemset (*ptr, 0, size);
+      if (err != cudaSuccess)
+        cudaFree (*ptr);
+    }
+    return err;
+  }
 
   err = cudaMallocFromPoolAsync (ptr, size, context->mem_pool,
       context->alloc_stream);
-  if (err == cudaSuccess) {
+  if (err != cudaSuccess)
+    return err;
+  if (zero)
+    err = cudaMemsetAsync (*ptr, 0, size, context->alloc_stream);
+  if (err == cudaSuccess)
     err = gst_cuda_fx_sync_end (sync, context->alloc_stream, TRUE);
-    if (err != cudaSuccess)
-      cudaFreeAsync (*ptr, context->alloc_stream);
-  }
+  if (err != cudaSuccess)
+    cudaFreeAsync (*ptr, context->alloc_stream);
   return err;
 }
 

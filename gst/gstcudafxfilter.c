@@ -21,6 +21,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_filter_debug
 
 #define DEFAULT_DEVICE_ID -1
+/* device frames a pool holds beyond the minimum its users ask for: past
+ * that, a producer waits for a frame to come back (a deep queue would
+ * otherwise grow device memory without bound) */
+#define POOL_HEADROOM 24
 
 enum
 {
@@ -30,7 +34,10 @@ enum
 
 typedef struct
 {
+  /* under the object lock: device_id, started, and context where it is
+   * replaced while not started */
   gint device_id;
+  gboolean started;             /* start () to stop (): context is fixed */
   GstCudaFxContext *context;
   cudaStream_t stream;
   GstVideoInfo in_info;
@@ -56,6 +63,16 @@ gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_DEVICE_ID:
       GST_OBJECT_LOCK (object);
+      /* the frames, pools and kernels of a started element live on its
+       * device: a change waits for the next start */
+      if (priv->started && g_value_get_int (value) != priv->device_id) {
+        GST_OBJECT_UNLOCK (object);
+        GST_ELEMENT_WARNING (object, CORE, STATE_CHANGE,
+            ("'device-id' can only change in the NULL or READY state: "
+                "ignored"), ("wanted %d, keeping %d", g_value_get_int (value),
+                priv->device_id));
+        break;
+      }
       priv->device_id = g_value_get_int (value);
       GST_OBJECT_UNLOCK (object);
       break;
@@ -119,13 +136,38 @@ gst_cuda_fx_filter_finalize (GObject * object)
   G_OBJECT_CLASS (gst_cuda_fx_filter_parent_class)->finalize (object);
 }
 
+/* A context from a neighbour or the application is taken only while the
+ * element is not started: a started element's frames, pools and stream
+ * belong to the context it has. The rules, with device-id, are in
+ * gst/README.md. */
 static void
 gst_cuda_fx_filter_set_context (GstElement * element, GstContext * context)
 {
   GstCudaFxFilterPrivate *priv = PRIV (element);
+  GstCudaFxContext *cuda_ctx = NULL;
+  gint device_id;
+  gboolean started;
 
-  gst_cuda_fx_handle_set_context (element, context, priv->device_id,
-      &priv->context);
+  GST_OBJECT_LOCK (element);
+  started = priv->started;
+  device_id = priv->device_id;
+  if (priv->context)
+    cuda_ctx = gst_object_ref (priv->context);
+  GST_OBJECT_UNLOCK (element);
+
+  if (started) {
+    GST_INFO_OBJECT (element, "started: keeping CUDA context %p, ignoring "
+        "a %s context", gst_cuda_fx_context_get_handle (cuda_ctx),
+        gst_context_get_context_type (context));
+  } else if (gst_cuda_fx_handle_set_context (element, context, device_id,
+          &cuda_ctx)) {
+    GST_OBJECT_LOCK (element);
+    if (!priv->started)
+      gst_object_replace ((GstObject **) & priv->context,
+          GST_OBJECT (cuda_ctx));
+    GST_OBJECT_UNLOCK (element);
+  }
+  gst_clear_object (&cuda_ctx);
   GST_ELEMENT_CLASS (gst_cuda_fx_filter_parent_class)->set_context (element,
       context);
 }
@@ -187,18 +229,28 @@ gst_cuda_fx_filter_start (GstBaseTransform * trans)
 {
   GstCudaFxFilterPrivate *priv = PRIV (trans);
   GError *error = NULL;
+  GstCudaFxContext *stale = NULL;
   cudaError_t err;
+  gint device_id;
 
   ensure_history (trans);
 
-  /* device-id changed in READY */
-  if (priv->context && priv->device_id >= 0 && priv->device_id !=
-      gst_cuda_fx_context_get_device_id (priv->context))
-    gst_clear_object (&priv->context);
+  /* An explicit device-id wins over a context set before it (device-id
+   * changed in READY, or a neighbour's context taken at -1) */
+  GST_OBJECT_LOCK (trans);
+  device_id = priv->device_id;
+  if (priv->context && device_id >= 0 && device_id !=
+      gst_cuda_fx_context_get_device_id (priv->context)) {
+    GST_INFO_OBJECT (trans, "device-id=%d: dropping the context of device "
+        "%d", device_id, gst_cuda_fx_context_get_device_id (priv->context));
+    stale = g_steal_pointer (&priv->context);
+  }
+  GST_OBJECT_UNLOCK (trans);
+  gst_clear_object (&stale);
   if (!gst_cuda_fx_ensure_element_context (GST_ELEMENT_CAST (trans),
-          priv->device_id, &priv->context, &error)) {
+          device_id, &priv->context, &error)) {
     GST_ELEMENT_ERROR (trans, RESOURCE, NOT_FOUND, ("%s", error->message),
-        ("device-id=%d", priv->device_id));
+        ("device-id=%d", device_id));
     g_clear_error (&error);
     return FALSE;
   }
@@ -211,6 +263,9 @@ gst_cuda_fx_filter_start (GstBaseTransform * trans)
     gst_clear_object (&priv->context);
     return FALSE;
   }
+  GST_OBJECT_LOCK (trans);
+  priv->started = TRUE;
+  GST_OBJECT_UNLOCK (trans);
   return TRUE;
 }
 
@@ -229,6 +284,9 @@ gst_cuda_fx_filter_stop (GstBaseTransform * trans)
     cudaStreamDestroy (priv->stream);
     priv->stream = NULL;
   }
+  GST_OBJECT_LOCK (trans);
+  priv->started = FALSE;
+  GST_OBJECT_UNLOCK (trans);
   return TRUE;
 }
 
@@ -254,8 +312,14 @@ gst_cuda_fx_filter_change_state (GstElement * element,
   }
   ret = GST_ELEMENT_CLASS (gst_cuda_fx_filter_parent_class)->change_state
       (element, transition);
-  if (transition == GST_STATE_CHANGE_READY_TO_NULL)
-    gst_clear_object (&priv->context);
+  if (transition == GST_STATE_CHANGE_READY_TO_NULL) {
+    GstCudaFxContext *old;
+
+    GST_OBJECT_LOCK (element);
+    old = g_steal_pointer (&priv->context);
+    GST_OBJECT_UNLOCK (element);
+    gst_clear_object (&old);
+  }
   return ret;
 }
 
@@ -347,6 +411,24 @@ done:
   return ok;
 }
 
+/* Frames of 4 GiB and more (a buffer pool counts sizes in 32 bits) or with
+ * rows too long for a pitch are refused here, by name */
+static gboolean
+frame_fits (GstBaseTransform * trans, const GstVideoInfo * info)
+{
+  GstVideoInfo device_info;
+
+  if (gst_cuda_fx_video_info_to_device (info, &device_info))
+    return TRUE;
+  GST_ELEMENT_ERROR (trans, CORE, NEGOTIATION,
+      ("A %dx%d %s frame is too large for device memory frames: at most "
+          "4 GiB a frame, %d bytes a row", GST_VIDEO_INFO_WIDTH (info),
+          GST_VIDEO_INFO_HEIGHT (info), GST_VIDEO_INFO_NAME (info), G_MAXINT),
+      ("%" G_GSIZE_FORMAT " bytes in system memory",
+          GST_VIDEO_INFO_SIZE (info)));
+  return FALSE;
+}
+
 static gboolean
 gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
     GstCaps * outcaps)
@@ -365,6 +447,8 @@ gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
             incaps, outcaps));
     return FALSE;
   }
+  if (!frame_fits (trans, &in_info) || !frame_fits (trans, &out_info))
+    return FALSE;
   if (klass->set_info && !klass->set_info (GST_CUDA_FX_FILTER (trans), incaps,
           &in_info, outcaps, &out_info))
     return FALSE;
@@ -461,6 +545,48 @@ pool_fits (GstBufferPool * pool, GstCaps * caps, GstCudaFxContext * context)
           (pool)) == gst_cuda_fx_context_get_device_id (context);
 }
 
+/* Says why @pool gave no frame: device memory, with what, how much, which
+ * device and the CUDA error, where the pool knows */
+static void
+post_pool_error (GstCudaFxFilter * filter, GstBufferPool * pool,
+    const gchar * what)
+{
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+  gchar *error = GST_IS_CUDA_FX_BUFFER_POOL (pool) ?
+      gst_cuda_fx_buffer_pool_take_error (pool) : NULL;
+
+  if (error)
+    GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT, ("%s", error),
+        ("%s from %" GST_PTR_FORMAT, what, pool));
+  else
+    GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
+        ("Getting a %dx%d %s frame from a device pool on CUDA device %d "
+            "failed", GST_VIDEO_INFO_WIDTH (&priv->out_info),
+            GST_VIDEO_INFO_HEIGHT (&priv->out_info),
+            GST_VIDEO_INFO_NAME (&priv->out_info),
+            gst_cuda_fx_context_get_device_id (priv->context)),
+        ("%s from %" GST_PTR_FORMAT, what, pool));
+  g_free (error);
+}
+
+/* The output frame; a pool that cannot make one says why */
+static GstFlowReturn
+gst_cuda_fx_filter_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * input, GstBuffer ** outbuf)
+{
+  GstFlowReturn ret;
+  GstBufferPool *pool;
+
+  ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
+      ->prepare_output_buffer (trans, input, outbuf);
+  if (ret == GST_FLOW_ERROR && (pool = gst_base_transform_get_buffer_pool
+          (trans))) {
+    post_pool_error (GST_CUDA_FX_FILTER (trans), pool, "Acquiring a frame");
+    gst_object_unref (pool);
+  }
+  return ret;
+}
+
 /**
  * gst_cuda_fx_filter_decide_device_pool:
  *
@@ -503,6 +629,8 @@ gst_cuda_fx_filter_decide_device_pool (GstCudaFxFilter * filter,
   min = MAX (min, 2);
   if (max && max < min)
     max = min;
+  if (!max)
+    max = min + POOL_HEADROOM;
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   gst_buffer_pool_config_add_option (config,
@@ -518,6 +646,14 @@ gst_cuda_fx_filter_decide_device_pool (GstCudaFxFilter * filter,
     }
   }
   size = pool_size (pool);
+
+  /* activated here, so that a failed allocation is said as what it is
+   * (base transform would only say "failed to activate bufferpool") */
+  if (!gst_buffer_pool_set_active (pool, TRUE)) {
+    post_pool_error (filter, pool, "Allocating the first device frames");
+    gst_object_unref (pool);
+    return FALSE;
+  }
 
   if (update)
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
@@ -716,8 +852,8 @@ render_window (GstCudaFxFilter * filter, const GstCudaFxHistoryWindow * hw)
     GstCudaFxFrame out;
     GstBuffer *outbuf = NULL;
 
-    ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
-        ->prepare_output_buffer (GST_BASE_TRANSFORM (filter), input, &outbuf);
+    ret = gst_cuda_fx_filter_prepare_output_buffer (GST_BASE_TRANSFORM
+        (filter), input, &outbuf);
     if (ret != GST_FLOW_OK)
       break;
     if (!gst_cuda_fx_filter_map_frame (filter, &out, &priv->out_info, outbuf,
@@ -934,6 +1070,8 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
   trans_class->propose_allocation = gst_cuda_fx_filter_propose_allocation;
   trans_class->decide_allocation = gst_cuda_fx_filter_decide_allocation;
   trans_class->before_transform = gst_cuda_fx_filter_before_transform;
+  trans_class->prepare_output_buffer =
+      gst_cuda_fx_filter_prepare_output_buffer;
   trans_class->transform = gst_cuda_fx_filter_transform;
   trans_class->submit_input_buffer = gst_cuda_fx_filter_submit_input_buffer;
   trans_class->generate_output = gst_cuda_fx_filter_generate_output;

@@ -426,19 +426,26 @@ gst_cuda_fx_buffer_write_pending (GstBuffer * buffer)
 
 /* ---- copies ------------------------------------------------------------ */
 
+/* @whole_rows: rows as long as both strides allow, padding included;
+ * otherwise the bytes of the picture only */
 static cudaError_t
 copy_planes (void *dst_base[], const gint dst_stride[],
     void *const src_base[], const gint src_stride[],
-    const GstVideoInfo * info, enum cudaMemcpyKind kind, cudaStream_t stream)
+    const GstVideoInfo * info, gboolean whole_rows, enum cudaMemcpyKind kind,
+    cudaStream_t stream)
 {
   cudaError_t err = cudaSuccess;
   guint p;
 
-  for (p = 0; err == cudaSuccess && p < GST_VIDEO_INFO_N_PLANES (info); p++)
+  for (p = 0; err == cudaSuccess && p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gsize row = whole_rows ? (gsize) MIN (dst_stride[p], src_stride[p]) :
+        gst_cuda_fx_video_format_row_bytes (info->finfo, p,
+        GST_VIDEO_INFO_WIDTH (info));
+
     err = cudaMemcpy2DAsync (dst_base[p], dst_stride[p], src_base[p],
-        src_stride[p], gst_cuda_fx_video_format_row_bytes (info->finfo, p,
-            GST_VIDEO_INFO_WIDTH (info)),
-        gst_cuda_fx_video_info_plane_height (info, p), kind, stream);
+        src_stride[p], row, gst_cuda_fx_video_info_plane_height (info, p),
+        kind, stream);
+  }
   return err;
 }
 
@@ -446,16 +453,20 @@ cudaError_t
 gst_cuda_fx_frame_upload (GstCudaFxFrame * dst, const GstVideoFrame * src)
 {
   return copy_planes (dst->video.data, dst->video.info.stride, src->data,
-      src->info.stride, &dst->video.info, cudaMemcpyHostToDevice,
+      src->info.stride, &dst->video.info, FALSE, cudaMemcpyHostToDevice,
       dst->stream);
 }
 
+/* From our memory the rows' padding comes along: allocations are zeroed
+ * and kernels write the picture only, so a downloaded frame is the same
+ * bytes every time, whatever its buffer held before (tested at width 17
+ * through every element). */
 cudaError_t
 gst_cuda_fx_frame_download (GstVideoFrame * dst, const GstCudaFxFrame * src)
 {
   return copy_planes (dst->data, dst->info.stride, src->video.data,
-      src->video.info.stride, &src->video.info, cudaMemcpyDeviceToHost,
-      src->stream);
+      src->video.info.stride, &src->video.info, !src->foreign,
+      cudaMemcpyDeviceToHost, src->stream);
 }
 
 cudaError_t

@@ -52,6 +52,9 @@ gst_cuda_fx_memory_get_copy_count (void)
  *
  * The device layout of a frame: each plane's rows padded to a multiple of
  * %GST_CUDA_FX_PITCH_ALIGN bytes, planes stacked, each starting aligned.
+ *
+ * Returns: %FALSE where there is none: a pitch over %G_MAXINT, or a frame
+ * of 4 GiB or more (a buffer pool counts a buffer's size in 32 bits).
  */
 gboolean
 gst_cuda_fx_video_info_to_device (const GstVideoInfo * info,
@@ -67,18 +70,21 @@ gst_cuda_fx_video_info_to_device (const GstVideoInfo * info,
 
   *device_info = *info;
   for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
-    gint rows = gst_cuda_fx_video_info_plane_height (info, p), pitch;
-
+    gint rows = gst_cuda_fx_video_info_plane_height (info, p);
     /* a fresh info's stride is the plane's row size (4-byte rounded) */
-    pitch = GST_ROUND_UP_N (GST_VIDEO_INFO_PLANE_STRIDE (info, p),
-        GST_CUDA_FX_PITCH_ALIGN);
+    guint64 pitch = GST_ROUND_UP_N ((guint64) GST_VIDEO_INFO_PLANE_STRIDE
+        (info, p), GST_CUDA_FX_PITCH_ALIGN);
 
-    device_info->stride[p] = pitch;
+    if (GST_VIDEO_INFO_PLANE_STRIDE (info, p) <= 0 || rows <= 0
+        || pitch > G_MAXINT)
+      return FALSE;
+    device_info->stride[p] = (gint) pitch;
     device_info->offset[p] = offset;
     offset += (gsize) pitch *rows;
   }
   device_info->size = offset;
-  return TRUE;
+  /* a buffer pool's size is a guint */
+  return offset <= G_MAXUINT;
 }
 
 gboolean
@@ -124,7 +130,7 @@ gst_is_cuda_fx_buffer (GstBuffer * buffer)
 
 static GstCudaFxMemory *
 memory_new (GstCudaFxContext * context, const GstVideoInfo * device_info,
-    GError ** error)
+    gboolean zero, GError ** error)
 {
   GstCudaFxMemory *self;
   GstCudaFxSync *sync = gst_cuda_fx_sync_new (context);
@@ -132,12 +138,21 @@ memory_new (GstCudaFxContext * context, const GstVideoInfo * device_info,
   cudaError_t err;
   gsize size = MAX (device_info->size, 1);
 
-  err = gst_cuda_fx_context_alloc (context, size, &device, sync);
+  err = gst_cuda_fx_context_alloc (context, size, zero, &device, sync);
   if (err != cudaSuccess) {
+    size_t free_bytes = 0, total_bytes = 0;
+
+    cudaGetLastError ();
+    cudaMemGetInfo (&free_bytes, &total_bytes);
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
-        "cudaMalloc of %" G_GSIZE_FORMAT " bytes on device %d failed: %s (%s)",
-        size, gst_cuda_fx_context_get_device_id (context),
-        cudaGetErrorString (err), cudaGetErrorName (err));
+        "Allocating device memory for a %dx%d %s frame (%" G_GSIZE_FORMAT
+        " bytes) on CUDA device %d failed: %s (%s); the device has %"
+        G_GSIZE_FORMAT " MiB free of %" G_GSIZE_FORMAT " MiB",
+        GST_VIDEO_INFO_WIDTH (device_info), GST_VIDEO_INFO_HEIGHT (device_info),
+        GST_VIDEO_INFO_NAME (device_info), size,
+        gst_cuda_fx_context_get_device_id (context), cudaGetErrorString (err),
+        cudaGetErrorName (err), (gsize) (free_bytes >> 20),
+        (gsize) (total_bytes >> 20));
     gst_cuda_fx_sync_free (sync);
     return NULL;
   }
@@ -158,8 +173,8 @@ memory_new (GstCudaFxContext * context, const GstVideoInfo * device_info,
  * gst_cuda_fx_allocator_alloc_video:
  * @info: the frame's video info (its format and size; strides are ignored)
  *
- * Device memory for one frame, from the context's memory pool: no
- * device-wide synchronisation, and the first user's stream waits for the
+ * Device memory for one frame, all zero, from the context's memory pool:
+ * no device-wide synchronisation, and the first user's stream waits for the
  * allocation on the GPU.
  *
  * Returns: (transfer full): device memory for one frame in the pitched
@@ -179,7 +194,9 @@ gst_cuda_fx_allocator_alloc_video (GstCudaFxContext * context,
         GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
     return NULL;
   }
-  return GST_MEMORY_CAST (memory_new (context, &device_info, error));
+  /* zeroed once: row padding is never written, so raw output is
+   * byte-stable and no kernel reads uninitialised memory */
+  return GST_MEMORY_CAST (memory_new (context, &device_info, TRUE, error));
 }
 
 static GstMemory *
@@ -322,7 +339,7 @@ gst_cuda_fx_memory_copy (GstMemory * mem, gssize offset, gssize size)
   GError *error = NULL;
 
   /* Device memory is copied whole: the layout belongs to the frame */
-  copy = memory_new (self->context, &self->info, &error);
+  copy = memory_new (self->context, &self->info, FALSE, &error);
   if (!copy) {
     GST_ERROR ("copy failed: %s", error->message);
     g_clear_error (&error);
