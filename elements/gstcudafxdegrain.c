@@ -237,9 +237,11 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
 
   err = cfx_degrain_scratch_new (&self->scratch, n, width, height);
   if (!gst_cuda_fx_check (self, err, "Allocating the degrain scratch for "
-          "%dx%d %s frames", GST_VIDEO_INFO_WIDTH (in_info),
+          "%dx%d %s frames on CUDA device %d", GST_VIDEO_INFO_WIDTH (in_info),
           GST_VIDEO_INFO_HEIGHT (in_info),
-          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info))))
+          gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)),
+          gst_cuda_fx_context_get_device_id (gst_cuda_fx_filter_get_context
+              (filter))))
     goto fail;
   err = cudaHostAlloc ((void **) &self->host_est, (EST_LAG + 1) * MAX_CH *
       sizeof (gint), cudaHostAllocDefault);

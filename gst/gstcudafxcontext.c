@@ -481,6 +481,37 @@ gst_cuda_fx_context_adopt (gpointer cu_context, gint device_id,
   return self;
 }
 
+/**
+ * gst_cuda_fx_context_get_memory_stats:
+ * @in_use: (out) (optional): bytes in frames now
+ * @reserved: (out) (optional): bytes the pool holds, frames and freed ones
+ *
+ * For monitoring and leak checks: frames still alive show in @in_use.
+ */
+gboolean
+gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
+    guint64 * in_use, guint64 * reserved)
+{
+  guint64 used = 0, held = 0;   /* cuuint64_t: 64 bits */
+  cudaError_t err;
+
+  g_return_val_if_fail (GST_IS_CUDA_FX_CONTEXT (context), FALSE);
+  if (!context->mem_pool)
+    return FALSE;
+  err = cudaMemPoolGetAttribute (context->mem_pool,
+      cudaMemPoolAttrUsedMemCurrent, &used);
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute (context->mem_pool,
+        cudaMemPoolAttrReservedMemCurrent, &held);
+  if (err != cudaSuccess)
+    return FALSE;
+  if (in_use)
+    *in_use = used;
+  if (reserved)
+    *reserved = held;
+  return TRUE;
+}
+
 cudaStream_t
 gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext * context)
 {

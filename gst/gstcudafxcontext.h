@@ -43,6 +43,12 @@ void gst_cuda_fx_context_release_event (GstCudaFxContext * context,
 gboolean gst_cuda_fx_context_release_after (GstCudaFxContext * context,
     cudaStream_t stream, gpointer object);
 
+/* Device memory of the context's frame pool: bytes in frames now, bytes
+ * the pool holds (freed frames are kept for reuse). FALSE without a pool
+ * (devices without memory pools allocate each frame). */
+gboolean gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
+    guint64 * in_use, guint64 * reserved);
+
 /* Stream for copies that serve CPU maps and device copies of memory */
 cudaStream_t gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext *
     context);

@@ -59,12 +59,13 @@ gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaFxFilterPrivate *priv = PRIV (object);
+  GstCudaFxContext *stale = NULL;
 
   switch (prop_id) {
     case PROP_DEVICE_ID:
       GST_OBJECT_LOCK (object);
       /* the frames, pools and kernels of a started element live on its
-       * device: a change waits for the next start */
+       * device: no change until it stops */
       if (priv->started && g_value_get_int (value) != priv->device_id) {
         GST_OBJECT_UNLOCK (object);
         GST_ELEMENT_WARNING (object, CORE, STATE_CHANGE,
@@ -74,7 +75,13 @@ gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
         break;
       }
       priv->device_id = g_value_get_int (value);
+      /* a context of another device, set before: the explicit id wins,
+       * also for the neighbours that ask this element for its context */
+      if (priv->context && priv->device_id >= 0 && priv->device_id !=
+          gst_cuda_fx_context_get_device_id (priv->context))
+        stale = g_steal_pointer (&priv->context);
       GST_OBJECT_UNLOCK (object);
+      gst_clear_object (&stale);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);

@@ -9,7 +9,9 @@
  *
  *   cudafx-bench [--quick] [SECTION...]     sections: limits transfer luma
  *                                           pipelines sharing blur deinterlace
- *                                           degrain nvdec
+ *                                           degrain nvdec multigpu; none named:
+ *                                           all of these. soak (minutes) runs
+ *                                           only when named.
  *   cudafx-bench --pipeline "LAUNCH" N     frames/s of one launch line (used for peers)
  */
 #include <gst/gst.h>
@@ -748,6 +750,7 @@ static const struct
 {
   const char *name;
   void (*run) (void);
+  gboolean only_named;          /* not in the default run: too long */
 } sections[] = {
   {"limits", section_limits},
   {"transfer", section_transfer},
@@ -759,6 +762,7 @@ static const struct
   {"degrain", bench_section_degrain},
   {"nvdec", bench_section_nvdec},
   {"multigpu", bench_section_multi_gpu},
+  {"soak", bench_section_soak, TRUE},
 };
 
 int
@@ -805,7 +809,7 @@ main (int argc, char **argv)
   printf ("# gst-cudafx benchmark\n");
   /* limits first: the other sections compare with them */
   for (s = 0; s < G_N_ELEMENTS (sections); s++)
-    if (s == 0 || !any || want[s]) {
+    if (s == 0 || want[s] || (!any && !sections[s].only_named)) {
       sections[s].run ();
       fflush (stdout);
     }

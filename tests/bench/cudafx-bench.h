@@ -37,5 +37,6 @@ void bench_section_deinterlace (void);
 void bench_section_degrain (void);
 void bench_section_nvdec (void);
 void bench_section_multi_gpu (void);
+void bench_section_soak (void);
 
 #endif

@@ -124,7 +124,7 @@ cfx_test_run_suite (Suite * s)
   int failed;
 
   srunner_set_fork_status (sr, CK_NOFORK);
-  srunner_run_all (sr, CK_NORMAL);
+  srunner_run_all (sr, CK_ENV);
   failed = srunner_ntests_failed (sr);
   srunner_free (sr);
   return failed == 0 ? 0 : 1;

@@ -7,6 +7,8 @@
  * - two pipelines, one per device, run at once with the right bytes;
  * - a chain whose elements name two devices fails at negotiation with one
  *   error naming both;
+ * - a context set on a started element is ignored; device-id set after a
+ *   context wins; device-id does not change while started;
  * - nvcodec's elements on device 1 share the CUDA context with ours.
  * Skips (77) with fewer than two GPUs; CUDAFX_REQUIRE_GPUS=2 makes that a
  * failure (CUDAFX_REQUIRE_GPU=1 alone does not: most GPU hosts have one). */
@@ -185,6 +187,64 @@ GST_START_TEST (test_two_devices_refused)
 
 GST_END_TEST;
 
+/* The rules of contexts and device-id (gst/README.md): a context set on a
+ * started element is ignored (its frames, pools and stream stay where they
+ * are); an explicit device-id wins over a context set before it; device-id
+ * does not change while started */
+GST_START_TEST (test_context_rules)
+{
+  const gchar *line = SRC "cudafxupload ! " CHAIN " name=b ! cudaluma ! "
+      "cudafxdownload ! appsink name=out sync=false";
+  GPtrArray *want = cfx_test_run_samples (line, "out", 30), *got;
+  GstCudaFxContext *dev1 = gst_cuda_fx_context_get (1, NULL);
+  GstContext *context = gst_context_new (GST_CUDA_FX_CONTEXT_TYPE, TRUE);
+  GstElement *pipeline, *b;
+  GstStateChangeReturn ret;
+  gint device;
+
+  fail_unless (dev1 != NULL);
+  gst_context_set_cuda_fx_context (context, dev1);
+
+  /* started on device 0, then handed device 1's context and device-id=1 */
+  pipeline = cfx_test_start_pipeline (line, &ret);
+  fail_unless (gst_element_get_state (pipeline, NULL, NULL, 10 * GST_SECOND)
+      != GST_STATE_CHANGE_FAILURE);
+  b = gst_bin_get_by_name (GST_BIN (pipeline), "b");
+  gst_element_set_context (b, context);
+  g_object_set (b, "device-id", 1, NULL);
+  g_object_get (b, "device-id", &device, NULL);
+  fail_unless_equals_int (device, -1);
+  got = cfx_test_collect_samples (pipeline, "out", 30, "context while playing");
+  check_elements_on (pipeline, 0, "context while playing");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  cfx_test_check_samples_equal (got, want, FALSE, "context while playing");
+  g_ptr_array_unref (got);
+  gst_object_unref (b);
+  gst_object_unref (pipeline);
+
+  /* device 1's context taken at -1, then device-id=0: device 0 */
+  pipeline = gst_parse_launch (line, NULL);
+  b = gst_bin_get_by_name (GST_BIN (pipeline), "b");
+  gst_element_set_context (b, context);
+  fail_unless_equals_int (gst_cuda_fx_context_get_device_id
+      (gst_cuda_fx_filter_get_context (GST_CUDA_FX_FILTER (b))), 1);
+  g_object_set (b, "device-id", 0, NULL);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  got = cfx_test_collect_samples (pipeline, "out", 30, "device-id after");
+  check_elements_on (pipeline, 0, "device-id after a context");
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  cfx_test_check_samples_equal (got, want, FALSE, "device-id after");
+  g_ptr_array_unref (got);
+  gst_object_unref (b);
+  gst_object_unref (pipeline);
+
+  gst_context_unref (context);
+  gst_object_unref (dev1);
+  g_ptr_array_unref (want);
+}
+
+GST_END_TEST;
+
 /* nvcodec's upload and download on device 1 around ours: one CUDA
  * context, the bytes of device 0 */
 GST_START_TEST (test_nvcodec_on_device_1)
@@ -228,6 +288,7 @@ multi_suite (gboolean nvcodec)
   tcase_add_test (tc, test_device_1_everywhere);
   tcase_add_test (tc, test_two_pipelines_at_once);
   tcase_add_test (tc, test_two_devices_refused);
+  tcase_add_test (tc, test_context_rules);
   if (nvcodec)
     tcase_add_test (tc, test_nvcodec_on_device_1);
   return s;

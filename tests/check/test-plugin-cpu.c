@@ -1129,6 +1129,41 @@ GST_START_TEST (test_unsupported_format)
 
 GST_END_TEST;
 
+/* ---- device layout ---------------------------------------------------- */
+
+/* Rows padded to 256 bytes; no layout where a pitch passes G_MAXINT or a
+ * frame reaches 4 GiB (a buffer pool's size is 32 bits), even where
+ * GStreamer's own layout of the caps is small */
+GST_START_TEST (test_device_layout_limits)
+{
+  GstVideoInfo info, dev;
+
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 1920,
+          1080));
+  fail_unless (gst_cuda_fx_video_info_to_device (&info, &dev));
+  fail_unless_equals_int (dev.stride[0], 2048);
+  fail_unless_equals_int (dev.stride[1], 1024);
+  fail_unless_equals_uint64 (dev.offset[1], 2048 * 1080);
+  fail_unless_equals_uint64 (dev.size, 2048 * 1080 + 2 * 1024 * 540);
+
+  /* 80 MB in system memory, 5.1 GB pitched */
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 1,
+          20000000));
+  fail_if (gst_cuda_fx_video_info_to_device (&info, &dev));
+  /* just under: 4 GiB - 256 * 16 bytes */
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, 1,
+          16777200));
+  fail_unless (gst_cuda_fx_video_info_to_device (&info, &dev));
+  fail_unless_equals_uint64 (dev.size, (guint64) 256 * 16777200);
+
+  /* a row of 2147483600 bytes pitches to 2^31 */
+  fail_unless (gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8,
+          2147483600, 1));
+  fail_if (gst_cuda_fx_video_info_to_device (&info, &dev));
+}
+
+GST_END_TEST;
+
 /* ---- GstContext sharing ---------------------------------------------- */
 
 GST_START_TEST (test_context_get)
@@ -1503,6 +1538,7 @@ plugin_cpu_suite (void)
   tcase_add_test (tc, test_pipeline_start);
   tcase_add_test (tc, test_each_element_start);
   tcase_add_test (tc, test_unsupported_format);
+  tcase_add_test (tc, test_device_layout_limits);
   tcase_add_test (tc, test_context_get);
   tcase_add_test (tc, test_context_sharing_functions);
   tcase_add_test (tc, test_element_context);
