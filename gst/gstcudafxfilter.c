@@ -749,6 +749,22 @@ finish_output (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   return GST_FLOW_OK;
 }
 
+/* Before a frame's work: the element's device current, and the thread's
+ * last CUDA error cleared. Streaming threads are reused between pipelines:
+ * an error an earlier call left there (a failed allocation, already
+ * reported or deliberately ignored) must not be taken for this frame's
+ * kernel launch failing. */
+static gboolean
+make_current (GstCudaFxFilter * filter)
+{
+  GstCudaFxContext *context = PRIV (filter)->context;
+
+  (void) cudaGetLastError ();
+  return gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
+      (context), "Making device %d current",
+      gst_cuda_fx_context_get_device_id (context));
+}
+
 static GstFlowReturn
 gst_cuda_fx_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -761,9 +777,7 @@ gst_cuda_fx_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   if (!klass->process)
     return GST_FLOW_NOT_SUPPORTED;
-  if (!gst_cuda_fx_check (trans, gst_cuda_fx_context_make_current
-          (priv->context), "Making device %d current",
-          gst_cuda_fx_context_get_device_id (priv->context)))
+  if (!make_current (filter))
     return GST_FLOW_ERROR;
   if (!gst_cuda_fx_filter_map_frame (filter, &in, &priv->in_info, inbuf,
           GST_MAP_READ))
@@ -827,9 +841,7 @@ render_window (GstCudaFxFilter * filter, const GstCudaFxHistoryWindow * hw)
   GstFlowReturn ret = GST_FLOW_OK;
 
   sync_values (filter, input);
-  if (!gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
-          (priv->context), "Making device %d current",
-          gst_cuda_fx_context_get_device_id (priv->context)))
+  if (!make_current (filter))
     return GST_FLOW_ERROR;
 
   memset (&window, 0, sizeof (window));

@@ -56,6 +56,7 @@ gst_cuda_fx_host_allocator_alloc (GstAllocator * allocator, gsize size,
   err = cudaHostAlloc ((void **) &data, MAX (maxsize, 1),
       cudaHostAllocPortable);
   if (err != cudaSuccess) {
+    cudaGetLastError ();        /* said here: not for the thread's next call */
     GST_ERROR ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: %s (%s)",
         maxsize, cudaGetErrorString (err), cudaGetErrorName (err));
     return NULL;
