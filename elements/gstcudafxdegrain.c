@@ -24,7 +24,8 @@
  * per new frame): frame k applies the estimates of frames 0 to k - 4, so
  * the output depends on the input alone, never on how fast the GPU or the
  * host ran. The first frame after a caps change or a flush waits for its
- * own estimate, once, and frames 1 to 3 apply it too.
+ * own estimate, once, and frames 1 to 3 apply it too; later frames wait
+ * only when the GPU is 4 frames behind the host.
  *
  * Every second of stream time the element posts an element message named
  * `cudadegrain`:
@@ -345,7 +346,7 @@ queue_readback (GstCudaFxDegrain * self, cudaStream_t stream)
   return TRUE;
 }
 
-/* The first frame's own estimate: the only host wait of the element */
+/* The first frame's own estimate, waited for */
 static gboolean
 estimate_now (GstCudaFxDegrain * self, const CfxPlane * src,
     cudaStream_t stream)

@@ -20,10 +20,13 @@ root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 #   gstcudafxdegrain.c:estimate_now  the first frame after a caps change in
 #       automatic mode waits once for its own noise estimate (later frames
 #       use the previous frames' estimates)
+#   gstcudafxdegrain.c:collect_estimate  frame k applies frame k-4's
+#       estimate, so that the output depends on the input alone; it waits
+#       only when the GPU is 4 frames behind the host
 #   gstcudafxframe.c:unmap_foreign  a frame of GStreamer's CUDA memory
 #       handed to nvcodec's elements must be complete: they know nothing
 #       of our events
-allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c elements/gstcudafxdegrain.c:estimate_now gst/gstcudafxframe.c:unmap_foreign"
+allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c elements/gstcudafxdegrain.c:estimate_now elements/gstcudafxdegrain.c:collect_estimate gst/gstcudafxframe.c:unmap_foreign"
 
 # Name of the function around line N of FILE: the last line at or before it
 # that starts with a name and " (" (a GNU-style definition)
