@@ -353,17 +353,23 @@ estimate_now (GstCudaFxDegrain * self, const CfxPlane * src,
 {
   gint *host = self->host_est + EST_LAG * MAX_CH;
   cudaEvent_t ev = self->events[EST_LAG];
+  const gchar *step = "launching the estimate";
   cudaError_t err;
 
   err = cfx_degrain_estimate (src, self->n_channels, self->scratch, stream);
-  if (err == cudaSuccess)
+  if (err == cudaSuccess) {
+    step = "queueing its readback";
     err = cudaMemcpyAsync (host, cfx_degrain_estimate_device (self->scratch),
         self->n_channels * sizeof (gint), cudaMemcpyDeviceToHost, stream);
+  }
   if (err == cudaSuccess)
     err = cudaEventRecord (ev, stream);
-  if (err == cudaSuccess)
+  if (err == cudaSuccess) {
+    step = "waiting for it";
     err = cudaEventSynchronize (ev);
-  if (!gst_cuda_fx_check (self, err, "Estimating the first frame's noise"))
+  }
+  if (!gst_cuda_fx_check (self, err, "Estimating the first frame's noise "
+          "(%s)", step))
     return FALSE;
   fold_estimate (self, host, TRUE);
   return TRUE;
