@@ -533,11 +533,15 @@ gst_cuda_fx_context_alloc (GstCudaFxContext * context, gsize size,
     return err;
   if (!context->mem_pool) {
     err = cudaMalloc (ptr, size);
-    if (err == cudaSuccess && zero) {
-      err = cudaMemset (*ptr, 0, size);
-      if (err != cudaSuccess)
-        cudaFree (*ptr);
-    }
+    if (err != cudaSuccess || !zero)
+      return err;
+    /* ordered like a pool allocation: the first user waits for the fill
+     * (element streams do not wait for the legacy stream) */
+    err = cudaMemsetAsync (*ptr, 0, size, context->alloc_stream);
+    if (err == cudaSuccess)
+      err = gst_cuda_fx_sync_end (sync, context->alloc_stream, TRUE);
+    if (err != cudaSuccess)
+      cudaFree (*ptr);
     return err;
   }
 

@@ -38,6 +38,7 @@ typedef struct
    * replaced while not started */
   gint device_id;
   gboolean started;             /* start () to stop (): context is fixed */
+  gboolean restarting;          /* following upstream: started all along */
   GstCudaFxContext *context;
   cudaStream_t stream;
   GstVideoInfo in_info;
@@ -66,7 +67,8 @@ gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
       GST_OBJECT_LOCK (object);
       /* the frames, pools and kernels of a started element live on its
        * device: no change until it stops */
-      if (priv->started && g_value_get_int (value) != priv->device_id) {
+      if ((priv->started || priv->restarting)
+          && g_value_get_int (value) != priv->device_id) {
         GST_OBJECT_UNLOCK (object);
         GST_ELEMENT_WARNING (object, CORE, STATE_CHANGE,
             ("'device-id' can only change in the NULL or READY state: "
@@ -156,7 +158,7 @@ gst_cuda_fx_filter_set_context (GstElement * element, GstContext * context)
   gboolean started;
 
   GST_OBJECT_LOCK (element);
-  started = priv->started;
+  started = priv->started || priv->restarting;
   device_id = priv->device_id;
   if (priv->context)
     cuda_ctx = gst_object_ref (priv->context);
@@ -169,7 +171,7 @@ gst_cuda_fx_filter_set_context (GstElement * element, GstContext * context)
   } else if (gst_cuda_fx_handle_set_context (element, context, device_id,
           &cuda_ctx)) {
     GST_OBJECT_LOCK (element);
-    if (!priv->started)
+    if (!priv->started && !priv->restarting)
       gst_object_replace ((GstObject **) & priv->context,
           GST_OBJECT (cuda_ctx));
     GST_OBJECT_UNLOCK (element);
@@ -204,10 +206,21 @@ static gboolean
 gst_cuda_fx_filter_query (GstBaseTransform * trans, GstPadDirection direction,
     GstQuery * query)
 {
-  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT
-      && gst_cuda_fx_handle_context_query (GST_ELEMENT_CAST (trans), query,
-          PRIV (trans)->context))
-    return TRUE;
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    GstCudaFxContext *context = NULL;
+    gboolean answered;
+
+    /* (another thread may drop it: device-id set in READY) */
+    GST_OBJECT_LOCK (trans);
+    if (PRIV (trans)->context)
+      context = gst_object_ref (PRIV (trans)->context);
+    GST_OBJECT_UNLOCK (trans);
+    answered = context && gst_cuda_fx_handle_context_query (GST_ELEMENT_CAST
+        (trans), query, context);
+    gst_clear_object (&context);
+    if (answered)
+      return TRUE;
+  }
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY
       && direction == GST_PAD_SRC && is_temporal (trans)
       && !gst_base_transform_is_passthrough (trans))
@@ -247,13 +260,14 @@ gst_cuda_fx_filter_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (trans);
   device_id = priv->device_id;
   if (priv->context && device_id >= 0 && device_id !=
-      gst_cuda_fx_context_get_device_id (priv->context)) {
-    GST_INFO_OBJECT (trans, "device-id=%d: dropping the context of device "
-        "%d", device_id, gst_cuda_fx_context_get_device_id (priv->context));
+      gst_cuda_fx_context_get_device_id (priv->context))
     stale = g_steal_pointer (&priv->context);
-  }
   GST_OBJECT_UNLOCK (trans);
-  gst_clear_object (&stale);
+  if (stale) {
+    GST_INFO_OBJECT (trans, "device-id=%d: dropping the context of device "
+        "%d", device_id, gst_cuda_fx_context_get_device_id (stale));
+    gst_object_unref (stale);
+  }
   if (!gst_cuda_fx_ensure_element_context (GST_ELEMENT_CAST (trans),
           device_id, &priv->context, &error)) {
     GST_ELEMENT_ERROR (trans, RESOURCE, NOT_FOUND, ("%s", error->message),
@@ -408,10 +422,19 @@ follow_upstream_device (GstBaseTransform * trans)
   /* (on the same device, another CUDA context: an nvcodec element's) */
   GST_INFO_OBJECT (trans, "following upstream to device %d (was %d), CUDA "
       "context %p", up_device, device, gst_cuda_fx_context_get_handle (up));
-  /* the element's resources belong to the old context: made anew */
+  /* the element's resources belong to the old context: made anew. For
+   * set_property and set_context the element stays started throughout. */
+  GST_OBJECT_LOCK (trans);
+  priv->restarting = TRUE;
+  GST_OBJECT_UNLOCK (trans);
   klass->stop (trans);
+  GST_OBJECT_LOCK (trans);
   gst_object_replace ((GstObject **) & priv->context, GST_OBJECT (up));
+  GST_OBJECT_UNLOCK (trans);
   ok = klass->start (trans);
+  GST_OBJECT_LOCK (trans);
+  priv->restarting = FALSE;
+  GST_OBJECT_UNLOCK (trans);
 
 done:
   gst_clear_object (&up);
@@ -567,7 +590,7 @@ post_pool_error (GstCudaFxFilter * filter, GstBufferPool * pool,
         ("%s from %" GST_PTR_FORMAT, what, pool));
   else
     GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
-        ("Getting a %dx%d %s frame from a device pool on CUDA device %d "
+        ("Getting a %dx%d %s frame from the element's pool on CUDA device %d "
             "failed", GST_VIDEO_INFO_WIDTH (&priv->out_info),
             GST_VIDEO_INFO_HEIGHT (&priv->out_info),
             GST_VIDEO_INFO_NAME (&priv->out_info),

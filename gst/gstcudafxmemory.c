@@ -60,7 +60,7 @@ gboolean
 gst_cuda_fx_video_info_to_device (const GstVideoInfo * info,
     GstVideoInfo * device_info)
 {
-  gsize offset = 0;
+  guint64 offset = 0;
   guint p;
 
   if (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_UNKNOWN
@@ -79,8 +79,8 @@ gst_cuda_fx_video_info_to_device (const GstVideoInfo * info,
         || pitch > G_MAXINT)
       return FALSE;
     device_info->stride[p] = (gint) pitch;
-    device_info->offset[p] = offset;
-    offset += (gsize) pitch *rows;
+    device_info->offset[p] = (gsize) offset;
+    offset += pitch * rows;
   }
   device_info->size = offset;
   /* a buffer pool's size is a guint */
@@ -142,8 +142,8 @@ memory_new (GstCudaFxContext * context, const GstVideoInfo * device_info,
   if (err != cudaSuccess) {
     size_t free_bytes = 0, total_bytes = 0;
 
-    cudaGetLastError ();
     cudaMemGetInfo (&free_bytes, &total_bytes);
+    cudaGetLastError ();        /* said in the message: not the thread's */
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
         "Allocating device memory for a %dx%d %s frame (%" G_GSIZE_FORMAT
         " bytes) on CUDA device %d failed: %s (%s); the device has %"
