@@ -134,6 +134,11 @@ gst_cuda_fx_buffer_pool_new (GstCudaFxContext * context)
   return GST_BUFFER_POOL_CAST (self);
 }
 
+/**
+ * gst_cuda_fx_buffer_pool_get_context:
+ *
+ * Returns: (transfer none): the object
+ */
 GstCudaFxContext *
 gst_cuda_fx_buffer_pool_get_context (GstBufferPool * pool)
 {

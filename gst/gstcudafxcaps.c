@@ -19,6 +19,14 @@ gst_cuda_fx_caps_set_features (const GstCaps * caps, const gchar * feature)
   return ret;
 }
 
+/**
+ * gst_cuda_fx_caps_apply_filter:
+ * @caps: (transfer full): caps, taken
+ * @filter: (nullable): a filter, not taken
+ *
+ * Returns: (transfer full): @caps intersected with @filter, @filter's
+ * order first.
+ */
 GstCaps *
 gst_cuda_fx_caps_apply_filter (GstCaps * caps, GstCaps * filter)
 {
@@ -46,6 +54,13 @@ gst_cuda_fx_caps_are_device (GstCaps * caps)
       || gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA);
 }
 
+/**
+ * gst_cuda_fx_caps_add_interop:
+ * @caps: (transfer full): caps, taken
+ *
+ * Returns: (transfer full): @caps, with a copy of each structure in
+ * GStreamer's CUDA memory where its library is loaded.
+ */
 GstCaps *
 gst_cuda_fx_caps_add_interop (GstCaps * caps)
 {
@@ -66,6 +81,14 @@ gst_cuda_fx_caps_add_interop (GstCaps * caps)
   return gst_caps_merge (caps, extra);
 }
 
+/**
+ * gst_cuda_fx_caps_transfer:
+ * @caps: caps (not taken)
+ * @to_device: the direction of the transfer
+ *
+ * Returns: (transfer full): @caps on the other side of an upload
+ * (@to_device) or a download.
+ */
 GstCaps *
 gst_cuda_fx_caps_transfer (GstCaps * caps, gboolean to_device)
 {
@@ -91,6 +114,13 @@ gst_cuda_fx_caps_transfer (GstCaps * caps, gboolean to_device)
   return ret;
 }
 
+/**
+ * gst_cuda_fx_caps_to_device:
+ * @caps: caps (not taken)
+ *
+ * Returns: (transfer full): @caps in our device memory and, where
+ * GStreamer's CUDA library is loaded, in its CUDA memory too.
+ */
 GstCaps *
 gst_cuda_fx_caps_to_device (GstCaps * caps)
 {

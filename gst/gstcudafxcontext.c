@@ -371,6 +371,11 @@ gst_cuda_fx_context_get_sm_count (GstCudaFxContext * context)
   return context->sm_count;
 }
 
+/**
+ * gst_cuda_fx_context_make_current: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaError_t
 gst_cuda_fx_context_make_current (GstCudaFxContext * context)
 {
@@ -512,6 +517,11 @@ gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
   return TRUE;
 }
 
+/**
+ * gst_cuda_fx_context_get_transfer_stream: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaStream_t
 gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext * context)
 {
@@ -583,6 +593,11 @@ gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
   }
 }
 
+/**
+ * gst_cuda_fx_context_acquire_event: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaEvent_t
 gst_cuda_fx_context_acquire_event (GstCudaFxContext * context)
 {
@@ -598,6 +613,11 @@ gst_cuda_fx_context_acquire_event (GstCudaFxContext * context)
   return event;
 }
 
+/**
+ * gst_cuda_fx_context_release_event: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 void
 gst_cuda_fx_context_release_event (GstCudaFxContext * context,
     cudaEvent_t event)
@@ -609,6 +629,11 @@ gst_cuda_fx_context_release_event (GstCudaFxContext * context,
   g_mutex_unlock (&context->event_lock);
 }
 
+/**
+ * gst_cuda_fx_context_release_after: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 gboolean
 gst_cuda_fx_context_release_after (GstCudaFxContext * context,
     cudaStream_t stream, gpointer object)
@@ -639,6 +664,13 @@ gst_cuda_fx_context_release_after (GstCudaFxContext * context,
 
 /* ---- sharing through GstContext -------------------------------------- */
 
+/**
+ * gst_context_set_cuda_fx_context:
+ * @context: a writable #GstContext of type %GST_CUDA_FX_CONTEXT_TYPE
+ * @cuda_ctx: the context to share
+ *
+ * Puts @cuda_ctx (and its device id) into @context.
+ */
 void
 gst_context_set_cuda_fx_context (GstContext * context,
     GstCudaFxContext * cuda_ctx)
@@ -649,6 +681,13 @@ gst_context_set_cuda_fx_context (GstContext * context,
       "device-id", G_TYPE_INT, cuda_ctx->device_id, NULL);
 }
 
+/**
+ * gst_context_get_cuda_fx_context:
+ * @context: a #GstContext
+ * @cuda_ctx: (out) (transfer full) (optional): the context it carries
+ *
+ * Returns: whether @context carries one of our contexts.
+ */
 gboolean
 gst_context_get_cuda_fx_context (GstContext * context,
     GstCudaFxContext ** cuda_ctx)

@@ -501,6 +501,11 @@ pool_for_caps (GstCaps * caps, GstCudaFxContext * context)
       gst_cuda_fx_buffer_pool_new (context);
 }
 
+/**
+ * gst_cuda_fx_filter_new_device_pool:
+ *
+ * Returns: (transfer full): the object
+ */
 GstBufferPool *
 gst_cuda_fx_filter_new_device_pool (GstCudaFxFilter * filter, GstCaps * caps,
     guint min_buffers, guint max_buffers)
@@ -1135,12 +1140,22 @@ gst_cuda_fx_filter_init (GstCudaFxFilter * filter)
   g_queue_init (&priv->outputs);
 }
 
+/**
+ * gst_cuda_fx_filter_get_context:
+ *
+ * Returns: (transfer none): the object
+ */
 GstCudaFxContext *
 gst_cuda_fx_filter_get_context (GstCudaFxFilter * filter)
 {
   return PRIV (filter)->context;
 }
 
+/**
+ * gst_cuda_fx_filter_get_stream: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaStream_t
 gst_cuda_fx_filter_get_stream (GstCudaFxFilter * filter)
 {

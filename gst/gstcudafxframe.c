@@ -225,6 +225,11 @@ gst_cuda_fx_video_info_plane_height (const GstVideoInfo * info, guint plane)
       GST_VIDEO_INFO_HEIGHT (info));
 }
 
+/**
+ * gst_cuda_fx_video_frame_component: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 GstCudaFxPlane
 gst_cuda_fx_video_frame_component (const GstVideoFrame * frame, guint comp)
 {
@@ -292,7 +297,7 @@ check_device (GstMemory * mem, GstCudaFxContext * context, GError ** error)
 }
 
 /**
- * gst_cuda_fx_frame_map:
+ * gst_cuda_fx_frame_map: (skip)
  * @frame: (out caller-allocates): the frame to fill
  * @info: the buffer's caps layout (its GstVideoMeta gives the real one)
  * @buffer: a buffer of device memory (one GstCudaFxMemory)
@@ -391,7 +396,7 @@ unmap_foreign (GstCudaFxFrame * frame, gboolean write)
 }
 
 /**
- * gst_cuda_fx_frame_unmap:
+ * gst_cuda_fx_frame_unmap: (skip)
  *
  * Records the frame's use by its stream (a read, or a write that the next
  * users will wait for) and unmaps it. Call it after enqueueing the work,
@@ -449,6 +454,11 @@ copy_planes (void *dst_base[], const gint dst_stride[],
   return err;
 }
 
+/**
+ * gst_cuda_fx_frame_upload: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaError_t
 gst_cuda_fx_frame_upload (GstCudaFxFrame * dst, const GstVideoFrame * src)
 {
@@ -461,6 +471,11 @@ gst_cuda_fx_frame_upload (GstCudaFxFrame * dst, const GstVideoFrame * src)
  * and kernels write the picture only, so a downloaded frame is the same
  * bytes every time, whatever its buffer held before (tested at width 17
  * through every element). */
+/**
+ * gst_cuda_fx_frame_download: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaError_t
 gst_cuda_fx_frame_download (GstVideoFrame * dst, const GstCudaFxFrame * src)
 {
@@ -469,6 +484,11 @@ gst_cuda_fx_frame_download (GstVideoFrame * dst, const GstCudaFxFrame * src)
       cudaMemcpyDeviceToHost, src->stream);
 }
 
+/**
+ * gst_cuda_fx_frame_copy_plane: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaError_t
 gst_cuda_fx_frame_copy_plane (GstCudaFxFrame * dst,
     const GstCudaFxFrame * src, guint plane)
@@ -487,6 +507,11 @@ gst_cuda_fx_frame_copy_plane (GstCudaFxFrame * dst,
 /* A row's samples beyond the picture: component samples from the
  * picture's width up to the width rounded to whole pixel groups (only
  * odd-width packed 4:2:2 has any: its last pair's second luma) */
+/**
+ * gst_cuda_fx_frame_copy_padding: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaError_t
 gst_cuda_fx_frame_copy_padding (GstCudaFxFrame * dst,
     const GstCudaFxFrame * src)

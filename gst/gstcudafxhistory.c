@@ -35,6 +35,11 @@ clear_entry (gpointer data)
   gst_buffer_unref (((Entry *) data)->buffer);
 }
 
+/**
+ * gst_cuda_fx_history_new: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 GstCudaFxHistory *
 gst_cuda_fx_history_new (guint past, guint future)
 {

@@ -207,6 +207,11 @@ gst_cuda_fx_interop_context_new (GstCudaFxContext * cuda_ctx)
 
 /* ---- pools and streams ------------------------------------------------- */
 
+/**
+ * gst_cuda_fx_interop_pool_new:
+ *
+ * Returns: (transfer full) (nullable): the object
+ */
 GstBufferPool *
 gst_cuda_fx_interop_pool_new (GstCudaFxContext * cuda_ctx)
 {
@@ -228,6 +233,11 @@ gst_cuda_fx_interop_is_pool (GstBufferPool * pool, GstCudaFxContext * cuda_ctx)
       gst_cuda_fx_context_get_handle (cuda_ctx);
 }
 
+/**
+ * gst_cuda_fx_interop_wait_for_memory: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
 cudaError_t
 gst_cuda_fx_interop_wait_for_memory (GstCudaFxContext * cuda_ctx,
     GstMemory * mem, cudaStream_t stream)

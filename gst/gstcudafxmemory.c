@@ -94,6 +94,11 @@ gst_is_cuda_fx_memory (GstMemory * mem)
       && GST_IS_CUDA_FX_ALLOCATOR (mem->allocator);
 }
 
+/**
+ * gst_cuda_fx_memory_get_context:
+ *
+ * Returns: (transfer none): the object
+ */
 GstCudaFxContext *
 gst_cuda_fx_memory_get_context (GstMemory * mem)
 {

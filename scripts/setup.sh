@@ -12,9 +12,12 @@ cudafx_packages="meson ninja-build pkg-config gcc libglib2.0-dev
  gstreamer1.0-plugins-base"
 # Used by some tests and benchmarks when present (gst-plugins-bad for the
 # nvcodec coexistence test and gaussianblur, -good for interlace, FFmpeg
-# for the bit-exactness check); the build and the other tests go on without.
+# for the bit-exactness check, GObject introspection and PyGObject for the
+# GstCudaFx typelib and its Python test); the build and the other tests go
+# on without.
 cudafx_optional_packages="gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
- ffmpeg"
+ ffmpeg gobject-introspection libgirepository1.0-dev python3-gi
+ gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0"
 # With a GPU, the degrain quality test needs scikit-image's photographs
 if [ -e /dev/nvidia0 ]; then
   cudafx_optional_packages="$cudafx_optional_packages python3-skimage
