@@ -23,6 +23,15 @@ typedef struct
   int height;                   /* rows */
 } CfxRefPlane;
 
+/* One plane of 9- to 16-bit samples (LSB-aligned, 0..(1 << depth) - 1). */
+typedef struct
+{
+  uint16_t *data;
+  int stride;                   /* samples from one row to the next */
+  int width;                    /* samples per row */
+  int height;                   /* rows */
+} CfxRefPlane16;
+
 /* Mirror index ("reflect without repeating the edge"): -1 -> 1, n -> n-2,
  * repeated as often as needed; n == 1 always gives 0. */
 int cfx_ref_mirror (int i, int n);
@@ -71,6 +80,15 @@ void cfx_ref_deinterlace_plane (const CfxRefPlane * dst,
     const CfxRefPlane * prev, const CfxRefPlane * cur,
     const CfxRefPlane * next, int parity, int tff, CfxRefDeintMethod method,
     int spatial_check, int intra_only);
+
+/* The same on depth-bit samples (9..16), bit-exact with FFmpeg's 16-bit C
+ * yadif and bwdif: results clipped to (1 << depth) - 1, and bwdif's rows
+ * near the top and bottom chosen as FFmpeg does for two-byte samples
+ * (kernels/deinterlace.md, "High bit depth"). */
+void cfx_ref_deinterlace_plane16 (const CfxRefPlane16 * dst,
+    const CfxRefPlane16 * prev, const CfxRefPlane16 * cur,
+    const CfxRefPlane16 * next, int depth, int parity, int tff,
+    CfxRefDeintMethod method, int spatial_check, int intra_only);
 
 /* ---- degrain (degrain.c) ---------------------------------------------- */
 

@@ -19,9 +19,15 @@
  *            that order; a direction replaces the current best only when
  *            its cost is strictly smaller, so ties go to j = 0, and a tie
  *            between j = -1 and j = +1 (both better than 0) goes to -1;
- *            out = (C[y-1][x+j] + C[y+1][x-j] + 1) >> 1. */
+ *            out = (C[y-1][x+j] + C[y+1][x-j] + 1) >> 1.
+ *
+ * High bit depth (cfx_ref_deinterlace_plane16, FFmpeg's 16-bit C paths):
+ * the same arithmetic on wider samples, clipping to (1 << depth) - 1
+ * instead of 255; and bwdif picks the rows of its intra and edge rows
+ * with a reach of "bytes per sample" (df, 2 above 8 bits) instead of 1:
+ * m = y > df-1 ? y-1 : y+1, p = y+df < h ? y+1 : y-1,
+ * m3 = y > 3*df-1 ? y-3 : y+1, p3 = y+3*df < h ? y+3 : y-1. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "cfx-reference.h"
 
@@ -30,12 +36,48 @@ static const int coef_lf[2] = { 4309, 213 };
 static const int coef_hf[3] = { 5570, 3801, 1016 };
 static const int coef_sp[2] = { 5077, 981 };
 
-#define CLIP_MAX 255
+/* A plane of either sample size, so that both entry points share every
+ * line of arithmetic; samples are read as int. */
+typedef struct
+{
+  const uint8_t *d8;
+  const uint16_t *d16;
+  int stride;                   /* in samples */
+  int width, height;
+} View;
+
+static View
+view8 (const CfxRefPlane * pl)
+{
+  View v;
+
+  v.d8 = pl->data;
+  v.d16 = NULL;
+  v.stride = pl->stride;
+  v.width = pl->width;
+  v.height = pl->height;
+  return v;
+}
+
+static View
+view16 (const CfxRefPlane16 * pl)
+{
+  View v;
+
+  v.d8 = NULL;
+  v.d16 = pl->data;
+  v.stride = pl->stride;
+  v.width = pl->width;
+  v.height = pl->height;
+  return v;
+}
 
 static int
-px (const CfxRefPlane * pl, int x, int y)
+px (const View * pl, int x, int y)
 {
-  return pl->data[(long) y * pl->stride + x];
+  long i = (long) y * pl->stride + x;
+
+  return pl->d8 ? pl->d8[i] : pl->d16[i];
 }
 
 static int
@@ -80,7 +122,7 @@ clamp_to_temporal (int pred, int d, int diff)
 
 /* S(j) of the page: cost of direction j around column x */
 static int
-yadif_score (const CfxRefPlane * C, int m, int p, int x, int j)
+yadif_score (const View * C, int m, int p, int x, int j)
 {
   return abs (px (C, x + j - 1, m) - px (C, x - j - 1, p))
       + abs (px (C, x + j, m) - px (C, x - j, p))
@@ -89,15 +131,14 @@ yadif_score (const CfxRefPlane * C, int m, int p, int x, int j)
 
 /* V(j) of the page */
 static int
-yadif_value (const CfxRefPlane * C, int m, int p, int x, int j)
+yadif_value (const View * C, int m, int p, int x, int j)
 {
   return (px (C, x + j, m) + px (C, x - j, p)) >> 1;
 }
 
 static int
-yadif_sample (const CfxRefPlane * P, const CfxRefPlane * C,
-    const CfxRefPlane * N, const CfxRefPlane * A, const CfxRefPlane * B,
-    int x, int y, int spatial_check)
+yadif_sample (const View * P, const View * C, const View * N,
+    const View * A, const View * B, int x, int y, int spatial_check)
 {
   int w = C->width, h = C->height;
   int m = y > 0 ? y - 1 : y + 1;
@@ -157,29 +198,30 @@ yadif_sample (const CfxRefPlane * P, const CfxRefPlane * C,
 
 /* ---- bwdif ---------------------------------------------------------- */
 
+/* df: FFmpeg's bytes per sample, which its bwdif also uses as the reach
+ * of the row tests at the top and bottom (1 for 8 bits, 2 above) */
 static int
-bwdif_intra_sample (const CfxRefPlane * C, int x, int y)
+bwdif_intra_sample (const View * C, int x, int y, int df, int clip_max)
 {
   int h = C->height;
-  int m = y > 0 ? y - 1 : y + 1;
-  int p = y + 1 < h ? y + 1 : y - 1;
-  int m3 = y > 2 ? y - 3 : y + 1;
-  int p3 = y + 3 < h ? y + 3 : y - 1;
+  int m = y > df - 1 ? y - 1 : y + 1;
+  int p = y + df < h ? y + 1 : y - 1;
+  int m3 = y > 3 * df - 1 ? y - 3 : y + 1;
+  int p3 = y + 3 * df < h ? y + 3 : y - 1;
   int v = coef_sp[0] * (px (C, x, m) + px (C, x, p))
       - coef_sp[1] * (px (C, x, m3) + px (C, x, p3));
 
-  return iclamp (shr_floor (v, 13), 0, CLIP_MAX);
+  return iclamp (shr_floor (v, 13), 0, clip_max);
 }
 
 static int
-bwdif_sample (const CfxRefPlane * P, const CfxRefPlane * C,
-    const CfxRefPlane * N, const CfxRefPlane * A, const CfxRefPlane * B,
-    int x, int y)
+bwdif_sample (const View * P, const View * C, const View * N,
+    const View * A, const View * B, int x, int y, int df, int clip_max)
 {
   int h = C->height;
   int edge = (y < 4) || (y + 5 > h);
-  int m = edge ? (y > 0 ? y - 1 : y + 1) : y - 1;
-  int p = edge ? (y + 1 < h ? y + 1 : y - 1) : y + 1;
+  int m = edge ? (y > df - 1 ? y - 1 : y + 1) : y - 1;
+  int p = edge ? (y + df < h ? y + 1 : y - 1) : y + 1;
   int c = px (C, x, m);
   int e = px (C, x, p);
   int d = (px (A, x, y) + px (B, x, y)) >> 1;
@@ -220,13 +262,13 @@ bwdif_sample (const CfxRefPlane * P, const CfxRefPlane * C,
     interp = shr_floor (v, 13);
   }
 
-  return iclamp (clamp_to_temporal (interp, d, diff), 0, CLIP_MAX);
+  return iclamp (clamp_to_temporal (interp, d, diff), 0, clip_max);
 }
 
 /* ---- ela / linear ----------------------------------------------------- */
 
 static int
-linear_sample (const CfxRefPlane * C, int x, int y)
+linear_sample (const View * C, int x, int y)
 {
   int ym = cfx_ref_mirror (y - 1, C->height);
   int yp = cfx_ref_mirror (y + 1, C->height);
@@ -235,7 +277,7 @@ linear_sample (const CfxRefPlane * C, int x, int y)
 }
 
 static int
-ela_sample (const CfxRefPlane * C, int x, int y)
+ela_sample (const View * C, int x, int y)
 {
   static const int order[3] = { 0, -1, 1 };
   int w = C->width;
@@ -259,16 +301,19 @@ ela_sample (const CfxRefPlane * C, int x, int y)
   return (best_a + best_b + 1) >> 1;
 }
 
-/* ---- entry point ------------------------------------------------------ */
+/* ---- entry points ----------------------------------------------------- */
 
-void
-cfx_ref_deinterlace_plane (const CfxRefPlane * dst, const CfxRefPlane * prev,
-    const CfxRefPlane * cur, const CfxRefPlane * next, int parity, int tff,
-    CfxRefDeintMethod method, int spatial_check, int intra_only)
+/* One output field; exactly one of dst8 / dst16 is set, the views are of
+ * the same sample size. */
+static void
+deinterlace_view (uint8_t * dst8, uint16_t * dst16, int dst_stride,
+    const View * prev, const View * cur, const View * next, int df,
+    int clip_max, int parity, int tff, CfxRefDeintMethod method,
+    int spatial_check, int intra_only)
 {
   int w = cur->width, h = cur->height;
   int fp, x, y;
-  const CfxRefPlane *A, *B;
+  const View *A, *B;
 
   parity = parity ? 1 : 0;
   tff = tff ? 1 : 0;
@@ -279,35 +324,62 @@ cfx_ref_deinterlace_plane (const CfxRefPlane * dst, const CfxRefPlane * prev,
   B = fp ? cur : next;
 
   for (y = 0; y < h; y++) {
-    uint8_t *out = dst->data + (long) y * dst->stride;
-
-    if ((y & 1) == parity) {
-      memcpy (out, cur->data + (long) y * cur->stride, (size_t) w);
-      continue;
-    }
+    int copy = (y & 1) == parity;
 
     for (x = 0; x < w; x++) {
       int v;
 
-      switch (method) {
-        case CFX_REF_DEINT_BWDIF:
-          if (intra_only)
-            v = bwdif_intra_sample (cur, x, y);
-          else
-            v = bwdif_sample (prev, cur, next, A, B, x, y);
-          break;
-        case CFX_REF_DEINT_YADIF:
-          v = yadif_sample (prev, cur, next, A, B, x, y, spatial_check);
-          break;
-        case CFX_REF_DEINT_ELA:
-          v = ela_sample (cur, x, y);
-          break;
-        case CFX_REF_DEINT_LINEAR:
-        default:
-          v = linear_sample (cur, x, y);
-          break;
+      if (copy)
+        v = px (cur, x, y);
+      else {
+        switch (method) {
+          case CFX_REF_DEINT_BWDIF:
+            if (intra_only)
+              v = bwdif_intra_sample (cur, x, y, df, clip_max);
+            else
+              v = bwdif_sample (prev, cur, next, A, B, x, y, df, clip_max);
+            break;
+          case CFX_REF_DEINT_YADIF:
+            v = yadif_sample (prev, cur, next, A, B, x, y, spatial_check);
+            break;
+          case CFX_REF_DEINT_ELA:
+            v = ela_sample (cur, x, y);
+            break;
+          case CFX_REF_DEINT_LINEAR:
+          default:
+            v = linear_sample (cur, x, y);
+            break;
+        }
       }
-      out[x] = (uint8_t) v;
+      if (dst8)
+        dst8[(long) y * dst_stride + x] = (uint8_t) v;
+      else
+        dst16[(long) y * dst_stride + x] = (uint16_t) v;
     }
   }
+}
+
+void
+cfx_ref_deinterlace_plane (const CfxRefPlane * dst, const CfxRefPlane * prev,
+    const CfxRefPlane * cur, const CfxRefPlane * next, int parity, int tff,
+    CfxRefDeintMethod method, int spatial_check, int intra_only)
+{
+  View P = view8 (prev), C = view8 (cur), N = view8 (next);
+
+  deinterlace_view (dst->data, NULL, dst->stride, &P, &C, &N, 1, 255,
+      parity, tff, method, spatial_check, intra_only);
+}
+
+void
+cfx_ref_deinterlace_plane16 (const CfxRefPlane16 * dst,
+    const CfxRefPlane16 * prev, const CfxRefPlane16 * cur,
+    const CfxRefPlane16 * next, int depth, int parity, int tff,
+    CfxRefDeintMethod method, int spatial_check, int intra_only)
+{
+  View P = view16 (prev), C = view16 (cur), N = view16 (next);
+  /* FFmpeg stores 9..16-bit samples in two bytes */
+  int df = (depth + 7) / 8;
+
+  deinterlace_view (NULL, dst->data, dst->stride, &P, &C, &N, df,
+      (1 << depth) - 1, parity, tff, method, spatial_check, intra_only);
 }
