@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cfx-reference.h"
+#include "ref-test.h"
 
 static int failures;
 
@@ -501,11 +502,7 @@ static uint32_t rng_state = 0x12345678u;
 static uint32_t
 rng (void)
 {
-  /* xorshift32 */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 17;
-  rng_state ^= rng_state << 5;
-  return rng_state;
+  return cfx_ref_xorshift32 (&rng_state);
 }
 
 static Clip

@@ -14,29 +14,16 @@
 #include <gst/video/video.h>
 
 #include "v210.h"
+#include "ref-test.h"
 
 static int failures;
-
-#define CHECK(cond, ...) \
-  do { \
-    if (!(cond)) { \
-      fprintf (stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-      fprintf (stderr, __VA_ARGS__); \
-      fprintf (stderr, "\n"); \
-      failures++; \
-    } \
-  } while (0)
 
 static uint32_t rng_state = 12345u;
 
 static uint32_t
 rng (void)
 {
-  /* xorshift32 */
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 17;
-  rng_state ^= rng_state << 5;
-  return rng_state;
+  return cfx_ref_xorshift32 (&rng_state);
 }
 
 static const int widths[] = { 1, 2, 5, 6, 7, 47, 48, 49, 1920, 1921 };
