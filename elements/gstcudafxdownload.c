@@ -122,14 +122,11 @@ gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 {
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
   const GstVideoInfo *info = gst_cuda_fx_filter_get_out_info (filter);
-  GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
   GstCudaFxFrame in;
   GstVideoFrame out;
   cudaError_t err;
 
-  err = gst_cuda_fx_context_make_current (context);
-  if (!gst_cuda_fx_check (trans, err, "Making device %d current",
-          gst_cuda_fx_context_get_device_id (context)))
+  if (!gst_cuda_fx_filter_make_current (filter))
     return GST_FLOW_ERROR;
   if (!gst_cuda_fx_filter_map_frame (filter, &in,
           gst_cuda_fx_filter_get_in_info (filter), inbuf, GST_MAP_READ))

@@ -154,9 +154,7 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   gboolean pinned, unmapped;
   cudaError_t err;
 
-  err = gst_cuda_fx_context_make_current (context);
-  if (!gst_cuda_fx_check (trans, err, "Making device %d current",
-          gst_cuda_fx_context_get_device_id (context)))
+  if (!gst_cuda_fx_filter_make_current (filter))
     return GST_FLOW_ERROR;
   /* decided before the copy, on the memories the copy reads */
   pinned = buffer_has_pinned_memory (inbuf);

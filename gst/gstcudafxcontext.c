@@ -541,30 +541,22 @@ gst_cuda_fx_context_alloc (GstCudaFxContext * context, gsize size,
   err = gst_cuda_fx_context_make_current (context);
   if (err != cudaSuccess)
     return err;
-  if (!context->mem_pool) {
-    err = cudaMalloc (ptr, size);
-    if (err != cudaSuccess || !zero)
-      return err;
-    /* ordered like a pool allocation: the first user waits for the fill
-     * (element streams do not wait for the legacy stream) */
-    err = cudaMemsetAsync (*ptr, 0, size, context->alloc_stream);
-    if (err == cudaSuccess)
-      err = gst_cuda_fx_sync_end (sync, context->alloc_stream, TRUE);
-    if (err != cudaSuccess)
-      cudaFree (*ptr);
-    return err;
-  }
-
-  err = cudaMallocFromPoolAsync (ptr, size, context->mem_pool,
-      context->alloc_stream);
+  err = context->mem_pool ? cudaMallocFromPoolAsync (ptr, size,
+      context->mem_pool, context->alloc_stream) : cudaMalloc (ptr, size);
   if (err != cudaSuccess)
     return err;
+  /* the fill is on the allocation stream too (element streams do not wait
+   * for the legacy stream); a synchronous cudaMalloc alone needs no event */
   if (zero)
     err = cudaMemsetAsync (*ptr, 0, size, context->alloc_stream);
-  if (err == cudaSuccess)
+  if (err == cudaSuccess && (context->mem_pool || zero))
     err = gst_cuda_fx_sync_end (sync, context->alloc_stream, TRUE);
-  if (err != cudaSuccess)
-    cudaFreeAsync (*ptr, context->alloc_stream);
+  if (err != cudaSuccess) {
+    if (context->mem_pool)
+      cudaFreeAsync (*ptr, context->alloc_stream);
+    else
+      cudaFree (*ptr);
+  }
   return err;
 }
 

@@ -55,6 +55,17 @@ G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaFxFilter, gst_cuda_fx_filter,
 #define PRIV(f) ((GstCudaFxFilterPrivate *) \
     gst_cuda_fx_filter_get_instance_private (GST_CUDA_FX_FILTER (f)))
 
+/* With the object lock: the context, taken out, if it is of another device
+ * than an explicit device-id (which wins over a context set before it) */
+static GstCudaFxContext *
+steal_context_of_other_device (GstCudaFxFilterPrivate * priv)
+{
+  if (priv->context && priv->device_id >= 0 && priv->device_id !=
+      gst_cuda_fx_context_get_device_id (priv->context))
+    return g_steal_pointer (&priv->context);
+  return NULL;
+}
+
 static void
 gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -77,11 +88,9 @@ gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
         break;
       }
       priv->device_id = g_value_get_int (value);
-      /* a context of another device, set before: the explicit id wins,
-       * also for the neighbours that ask this element for its context */
-      if (priv->context && priv->device_id >= 0 && priv->device_id !=
-          gst_cuda_fx_context_get_device_id (priv->context))
-        stale = g_steal_pointer (&priv->context);
+      /* dropped now, not only at start: neighbours that ask this element
+       * for its context must not be handed it */
+      stale = steal_context_of_other_device (priv);
       GST_OBJECT_UNLOCK (object);
       gst_clear_object (&stale);
       break;
@@ -255,13 +264,10 @@ gst_cuda_fx_filter_start (GstBaseTransform * trans)
 
   ensure_history (trans);
 
-  /* An explicit device-id wins over a context set before it (device-id
-   * changed in READY, or a neighbour's context taken at -1) */
+  /* (a neighbour's context taken at -1 since device-id was set) */
   GST_OBJECT_LOCK (trans);
   device_id = priv->device_id;
-  if (priv->context && device_id >= 0 && device_id !=
-      gst_cuda_fx_context_get_device_id (priv->context))
-    stale = g_steal_pointer (&priv->context);
+  stale = steal_context_of_other_device (priv);
   GST_OBJECT_UNLOCK (trans);
   if (stale) {
     GST_INFO_OBJECT (trans, "device-id=%d: dropping the context of device "
@@ -777,13 +783,18 @@ finish_output (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   return GST_FLOW_OK;
 }
 
-/* Before a frame's work: the element's device current, and the thread's
+/**
+ * gst_cuda_fx_filter_make_current:
+ *
+ * Before a frame's work: the element's device current, and the thread's
  * last CUDA error cleared. Streaming threads are reused between pipelines:
  * an error an earlier call left there (a failed allocation, already
  * reported or deliberately ignored) must not be taken for this frame's
- * kernel launch failing. */
-static gboolean
-make_current (GstCudaFxFilter * filter)
+ * kernel launch failing. Posts an element error if the device cannot be
+ * made current.
+ */
+gboolean
+gst_cuda_fx_filter_make_current (GstCudaFxFilter * filter)
 {
   GstCudaFxContext *context = PRIV (filter)->context;
 
@@ -805,7 +816,7 @@ gst_cuda_fx_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 
   if (!klass->process)
     return GST_FLOW_NOT_SUPPORTED;
-  if (!make_current (filter))
+  if (!gst_cuda_fx_filter_make_current (filter))
     return GST_FLOW_ERROR;
   if (!gst_cuda_fx_filter_map_frame (filter, &in, &priv->in_info, inbuf,
           GST_MAP_READ))
@@ -869,7 +880,7 @@ render_window (GstCudaFxFilter * filter, const GstCudaFxHistoryWindow * hw)
   GstFlowReturn ret = GST_FLOW_OK;
 
   sync_values (filter, input);
-  if (!make_current (filter))
+  if (!gst_cuda_fx_filter_make_current (filter))
     return GST_FLOW_ERROR;
 
   memset (&window, 0, sizeof (window));

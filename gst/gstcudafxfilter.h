@@ -80,6 +80,9 @@ const GstVideoInfo *gst_cuda_fx_filter_get_in_info (GstCudaFxFilter * filter);
 const GstVideoInfo *gst_cuda_fx_filter_get_out_info (GstCudaFxFilter *
     filter);
 
+/* Before a frame's work: the device current, stale CUDA errors cleared;
+ * posts an error when it fails */
+gboolean gst_cuda_fx_filter_make_current (GstCudaFxFilter * filter);
 /* Maps a device buffer's frame for the element's stream
  * (gst_cuda_fx_frame_map); posts an element error when it cannot */
 gboolean gst_cuda_fx_filter_map_frame (GstCudaFxFilter * filter,
