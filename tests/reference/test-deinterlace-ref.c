@@ -565,6 +565,77 @@ clip_lavfi (Clip * c, const char *name, const char *src, int w, int h, int n)
 
 static long total_outputs, total_samples, total_mismatches;
 
+/* FFmpeg's filter string for @cfg */
+static void
+config_vf (const Config * cfg, char *vf, size_t size)
+{
+  if (cfg->use_setfield)
+    snprintf (vf, size, "setfield=%s,%s=mode=%d:parity=auto:deint=all",
+        cfg->tff ? "tff" : "bff", cfg->filter, cfg->mode);
+  else
+    snprintf (vf, size, "%s=mode=%d:parity=%s:deint=all", cfg->filter,
+        cfg->mode, cfg->tff ? "tff" : "bff");
+}
+
+static CfxRefDeintMethod
+config_method (const Config * cfg)
+{
+  return strcmp (cfg->filter, "bwdif") == 0 ? CFX_REF_DEINT_BWDIF :
+      CFX_REF_DEINT_YADIF;
+}
+
+/* Where output @o of FFmpeg's run of @cfg over @n input frames comes from:
+ * its frame and field, the neighbours (the stream's ends stand in for
+ * missing ones), the parity of the rows it interpolates, and whether bwdif
+ * treats it as its stream's first or last field (intra only) */
+typedef struct
+{
+  int frame, field, prev, next, parity, intra;
+} OutputField;
+
+static OutputField
+output_field (const Config * cfg, int n, int o)
+{
+  int send_field = cfg->mode & 1, last = n - 1;
+  OutputField f;
+
+  f.frame = send_field ? o / 2 : o;
+  f.field = send_field ? o % 2 : 0;
+  f.prev = f.frame > 0 ? f.frame - 1 : 0;
+  f.next = f.frame < last ? f.frame + 1 : last;
+  f.parity = cfg->tff ^ (f.field == 0);
+  f.intra = 0;
+  if (config_method (cfg) == CFX_REF_DEINT_BWDIF)
+    f.intra = send_field ? (f.frame == 0 && f.field == 0)
+        || (f.frame == last && f.field == 1) : f.frame == 0;
+  return f;
+}
+
+/* Every configuration a clip is compared in: yadif modes 0-3 and bwdif
+ * modes 0-1, each with tff and bff */
+static void
+for_each_config (void (*compare) (const void *clip, const Config * cfg),
+    const void *clip)
+{
+  Config cfg;
+  int m, t;
+
+  for (t = 1; t >= 0; t--) {
+    cfg.tff = t;
+    cfg.use_setfield = 0;
+    cfg.filter = "yadif";
+    for (m = 0; m < 4; m++) {
+      cfg.mode = m;
+      compare (clip, &cfg);
+    }
+    cfg.filter = "bwdif";
+    for (m = 0; m < 2; m++) {
+      cfg.mode = m;
+      compare (clip, &cfg);
+    }
+  }
+}
+
 /* Runs one FFmpeg configuration on a clip and compares every sample. */
 static void
 compare_config (const Clip * clip, const Config * cfg)
@@ -581,12 +652,7 @@ compare_config (const Clip * clip, const Config * cfg)
   long mism = 0;
   int o, pl;
 
-  if (cfg->use_setfield)
-    snprintf (vf, sizeof (vf), "setfield=%s,%s=mode=%d:parity=auto:deint=all",
-        cfg->tff ? "tff" : "bff", cfg->filter, cfg->mode);
-  else
-    snprintf (vf, sizeof (vf), "%s=mode=%d:parity=%s:deint=all", cfg->filter,
-        cfg->mode, cfg->tff ? "tff" : "bff");
+  config_vf (cfg, vf, sizeof (vf));
 
   if (write_file (in_path, clip->data, g.frame_size * clip->n) != 0) {
     fail ("%s: cannot write %s", clip->name, in_path);
@@ -612,22 +678,12 @@ compare_config (const Clip * clip, const Config * cfg)
 
   ref = malloc (g.frame_size);
   for (o = 0; o < n_out; o++) {
-    int i = send_field ? o / 2 : o;
-    int k = send_field ? o % 2 : 0;
-    int last = clip->n - 1;
-    int parity = cfg->tff ^ (k == 0);
-    int intra = 0;
-    const uint8_t *fp = clip->data + g.frame_size * (i > 0 ? i - 1 : 0);
+    OutputField f = output_field (cfg, clip->n, o);
+    int i = f.frame, k = f.field, parity = f.parity, intra = f.intra;
+    const uint8_t *fp = clip->data + g.frame_size * f.prev;
     const uint8_t *fc = clip->data + g.frame_size * i;
-    const uint8_t *fn = clip->data + g.frame_size * (i < last ? i + 1 : last);
+    const uint8_t *fn = clip->data + g.frame_size * f.next;
     const uint8_t *fo = ff + g.frame_size * o;
-
-    if (strcmp (cfg->filter, "bwdif") == 0) {
-      if (send_field)
-        intra = (i == 0 && k == 0) || (i == last && k == 1);
-      else
-        intra = (i == 0);
-    }
 
     for (pl = 0; pl < 3; pl++) {
       int w = g.w[pl], h = g.h[pl], x, y;
@@ -637,8 +693,7 @@ compare_config (const Clip * clip, const Config * cfg)
       CfxRefPlane D = plane_of (ref + g.off[pl], w, h);
 
       cfx_ref_deinterlace_plane (&D, &P, &C, &N, parity, cfg->tff,
-          strcmp (cfg->filter, "bwdif") == 0 ? CFX_REF_DEINT_BWDIF :
-          CFX_REF_DEINT_YADIF, spatial_check, intra);
+          config_method (cfg), spatial_check, intra);
 
       for (y = 0; y < h; y++)
         for (x = 0; x < w; x++) {
@@ -670,26 +725,15 @@ compare_config (const Clip * clip, const Config * cfg)
 }
 
 static void
+compare_config_of_clip (const void *clip, const Config * cfg)
+{
+  compare_config (clip, cfg);
+}
+
+static void
 compare_clip (const Clip * clip)
 {
-  static const int yadif_modes[4] = { 0, 1, 2, 3 };
-  Config cfg;
-  int m, t;
-
-  for (t = 1; t >= 0; t--) {
-    cfg.tff = t;
-    cfg.use_setfield = 0;
-    cfg.filter = "yadif";
-    for (m = 0; m < 4; m++) {
-      cfg.mode = yadif_modes[m];
-      compare_config (clip, &cfg);
-    }
-    cfg.filter = "bwdif";
-    for (m = 0; m < 2; m++) {
-      cfg.mode = m;
-      compare_config (clip, &cfg);
-    }
-  }
+  for_each_config (compare_config_of_clip, clip);
 }
 
 /* ---- 3. high bit depth against FFmpeg ---------------------------------- */
@@ -847,12 +891,7 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
   long mism = 0;
   int o, pl;
 
-  if (cfg->use_setfield)
-    snprintf (vf, sizeof (vf), "setfield=%s,%s=mode=%d:parity=auto:deint=all",
-        cfg->tff ? "tff" : "bff", cfg->filter, cfg->mode);
-  else
-    snprintf (vf, sizeof (vf), "%s=mode=%d:parity=%s:deint=all", cfg->filter,
-        cfg->mode, cfg->tff ? "tff" : "bff");
+  config_vf (cfg, vf, sizeof (vf));
 
   if (write_file16 (in_path, clip->data, g.frame_size * clip->n) != 0) {
     fail ("%s: cannot write %s", clip->name, in_path);
@@ -883,22 +922,12 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
 
   ref = malloc (g.frame_size * sizeof (uint16_t));
   for (o = 0; o < n_out; o++) {
-    int i = send_field ? o / 2 : o;
-    int k = send_field ? o % 2 : 0;
-    int last = clip->n - 1;
-    int parity = cfg->tff ^ (k == 0);
-    int intra = 0;
-    uint16_t *fp = clip->data + g.frame_size * (i > 0 ? i - 1 : 0);
+    OutputField f = output_field (cfg, clip->n, o);
+    int i = f.frame, k = f.field, parity = f.parity, intra = f.intra;
+    uint16_t *fp = clip->data + g.frame_size * f.prev;
     uint16_t *fc = clip->data + g.frame_size * i;
-    uint16_t *fn = clip->data + g.frame_size * (i < last ? i + 1 : last);
+    uint16_t *fn = clip->data + g.frame_size * f.next;
     const uint16_t *fo = ff + g.frame_size * o;
-
-    if (strcmp (cfg->filter, "bwdif") == 0) {
-      if (send_field)
-        intra = (i == 0 && k == 0) || (i == last && k == 1);
-      else
-        intra = (i == 0);
-    }
 
     for (pl = 0; pl < 3; pl++) {
       int w = g.w[pl], h = g.h[pl], x, y;
@@ -908,8 +937,7 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
       CfxRefPlane16 D = plane16_of (ref + g.off[pl], w, h);
 
       cfx_ref_deinterlace_plane16 (&D, &P, &C, &N, fmt->depth, parity,
-          cfg->tff, strcmp (cfg->filter, "bwdif") == 0 ?
-          CFX_REF_DEINT_BWDIF : CFX_REF_DEINT_YADIF, spatial_check, intra);
+          cfg->tff, config_method (cfg), spatial_check, intra);
 
       for (y = 0; y < h; y++)
         for (x = 0; x < w; x++) {
@@ -944,25 +972,15 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
 }
 
 static void
+compare_config_of_clip16 (const void *clip, const Config * cfg)
+{
+  compare_config16 (clip, cfg);
+}
+
+static void
 compare_clip16 (const Clip16 * clip)
 {
-  Config cfg;
-  int m, t;
-
-  for (t = 1; t >= 0; t--) {
-    cfg.tff = t;
-    cfg.use_setfield = 0;
-    cfg.filter = "yadif";
-    for (m = 0; m < 4; m++) {
-      cfg.mode = m;
-      compare_config16 (clip, &cfg);
-    }
-    cfg.filter = "bwdif";
-    for (m = 0; m < 2; m++) {
-      cfg.mode = m;
-      compare_config16 (clip, &cfg);
-    }
-  }
+  for_each_config (compare_config_of_clip16, clip);
 }
 
 /* 10-bit 4:2:0 and 4:2:2, 16-bit 4:4:4: FFmpeg's two-byte C paths at the
