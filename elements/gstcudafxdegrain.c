@@ -303,8 +303,8 @@ fold_estimate (GstCudaFxDegrain * self, const gint * medians, gboolean first)
 }
 
 /* Folds in the estimate of the frame EST_LAG before this one, read back
- * long ago: which estimates a frame applies depends on its index alone. Waits only if
- * that readback is late. */
+ * long ago: which estimates a frame applies depends on its index alone.
+ * Waits only if that readback is late. */
 static gboolean
 collect_estimate (GstCudaFxDegrain * self)
 {

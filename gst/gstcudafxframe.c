@@ -467,14 +467,13 @@ gst_cuda_fx_frame_upload (GstCudaFxFrame * dst, const GstVideoFrame * src)
       dst->stream);
 }
 
-/* From our memory the rows' padding comes along: allocations are zeroed
- * and kernels write the picture only, so a downloaded frame is the same
- * bytes every time, whatever its buffer held before (tested at width 17
- * through every element). */
 /**
  * gst_cuda_fx_frame_download: (skip)
  *
- * For C: takes or gives CUDA types.
+ * For C: takes or gives CUDA types. From our memory the rows' padding
+ * comes along: allocations are zeroed and kernels write the picture only,
+ * so a downloaded frame is the same bytes every time, whatever its buffer
+ * held before (tested at width 17 through every element).
  */
 cudaError_t
 gst_cuda_fx_frame_download (GstVideoFrame * dst, const GstCudaFxFrame * src)
@@ -504,13 +503,13 @@ gst_cuda_fx_frame_copy_plane (GstCudaFxFrame * dst,
       cudaMemcpyDeviceToDevice, dst->stream);
 }
 
-/* A row's samples beyond the picture: component samples from the
- * picture's width up to the width rounded to whole pixel groups (only
- * odd-width packed 4:2:2 has any: its last pair's second luma) */
 /**
  * gst_cuda_fx_frame_copy_padding: (skip)
  *
- * For C: takes or gives CUDA types.
+ * For C: takes or gives CUDA types. Copies a row's samples beyond the
+ * picture: component samples from the picture's width up to the width
+ * rounded to whole pixel groups (only odd-width packed 4:2:2 has any: its
+ * last pair's second luma).
  */
 cudaError_t
 gst_cuda_fx_frame_copy_padding (GstCudaFxFrame * dst,
