@@ -460,9 +460,10 @@ launch (const BoxParams & p, int v_blocks, int h_blocks, int max_width,
     if (err != cudaSuccess)
       return err;
   }
-  box_v < T > <<<v_blocks, V_THREADS, 0, stream >>> (p);
-  box_h < T > <<<h_blocks, H_THREADS, shared, stream >>> (p);
-  return cudaGetLastError ();
+  err = cfx_launch (box_v < T >, v_blocks, V_THREADS, 0, stream, p);
+  if (err == cudaSuccess)
+    err = cfx_launch (box_h < T >, h_blocks, H_THREADS, shared, stream, p);
+  return err;
 }
 
 extern "C" cudaError_t

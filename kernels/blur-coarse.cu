@@ -661,6 +661,7 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
 {
   CoarseParams p;
   int i, rows = 0, cols = 0, up = 0;
+  cudaError_t err;
 
   if (n <= 0 || n > CFX_BLUR_MAX_SUBS)
     return cudaErrorInvalidValue;
@@ -707,8 +708,10 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
   if (!p.n)
     return cudaSuccess;
 
-  coarse_rows <<< rows, ROW_THREADS, 0, stream >>> (p);
-  coarse_cols <<< cols, COL_THREADS, 0, stream >>> (p);
-  coarse_upsample <<< up, U_ROWS * U_LANES, 0, stream >>> (p);
-  return cudaGetLastError ();
+  err = cfx_launch (coarse_rows, rows, ROW_THREADS, 0, stream, p);
+  if (err == cudaSuccess)
+    err = cfx_launch (coarse_cols, cols, COL_THREADS, 0, stream, p);
+  if (err == cudaSuccess)
+    err = cfx_launch (coarse_upsample, up, U_ROWS * U_LANES, 0, stream, p);
+  return err;
 }

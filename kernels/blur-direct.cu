@@ -547,10 +547,10 @@ with_kb (const DirectParams * p, int blocks, bool bytes, int *resident,
     return cudaSuccess;
   }
   if (bytes)
-    blur_direct < KB, true > <<<blocks, THREADS, 0, stream >>> (*p);
-  else
-    blur_direct < KB, false > <<<blocks, THREADS, 0, stream >>> (*p);
-  return cudaGetLastError ();
+    return cfx_launch (blur_direct < KB, true >, blocks, THREADS, 0, stream,
+        *p);
+  return cfx_launch (blur_direct < KB, false >, blocks, THREADS, 0, stream,
+      *p);
 }
 
 static cudaError_t

@@ -723,8 +723,8 @@ launch_one (int blocks, const LevelArgs & args, cudaStream_t stream)
       (void) cudaGetLastError ();       /* only a hint: not this launch's */
     hinted[dev] = true;
   }
-  degrain_level < R, T, NT, EST > <<<blocks, NT, 0, stream >>> (args);
-  return cudaGetLastError ();
+  return cfx_launch (degrain_level < R, T, NT, EST >, blocks, NT, 0, stream,
+      args);
 }
 
 static cudaError_t
@@ -780,8 +780,7 @@ launch_percentile (CfxDegrainScratch * s, int n, cudaStream_t stream)
     p.off[c] = s->tile_off[c];
     p.count[c] = s->tiles[c];
   }
-  degrain_percentile <<<n, PERC_THREADS, 0, stream >>> (p);
-  return cudaGetLastError ();
+  return cfx_launch (degrain_percentile, n, PERC_THREADS, 0, stream, p);
 }
 
 /* dst NULL: estimate only (level 0 without shrinkage, nothing written but

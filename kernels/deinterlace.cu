@@ -646,9 +646,8 @@ setup_launch (LaunchArgs * L, const CfxDeintComponent * comps, int n_comps,
 template < int M > static cudaError_t
 launch (const LaunchArgs & L, int blocks, cudaStream_t stream)
 {
-  deinterlace_kernel < M > <<< blocks, dim3 (BLOCK_X, BLOCK_Y), 0,
-      stream >>> (L);
-  return cudaGetLastError ();
+  return cfx_launch (deinterlace_kernel < M >, blocks, dim3 (BLOCK_X,
+          BLOCK_Y), 0, stream, L);
 }
 
 static int

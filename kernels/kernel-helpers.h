@@ -4,6 +4,25 @@
 #define __CFX_KERNEL_HELPERS_H__
 
 #include <stdint.h>
+#include <cuda_runtime.h>
+
+/* Launches @kernel and returns this launch's own status. cudaGetLastError
+ * after a <<<...>>> launch returns whatever error the thread holds, and
+ * the runtime can post one there that no call of ours made: seen on the
+ * H100 after another process gave back the device memory it held, where a
+ * good launch was then reported out of memory. */
+template < typename... Params, typename... Args > static inline cudaError_t
+cfx_launch (void (*kernel) (Params...), dim3 grid, dim3 block,
+    size_t shared, cudaStream_t stream, Args... args)
+{
+  cudaLaunchConfig_t config = { };
+
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  return cudaLaunchKernelEx (&config, kernel, args...);
+}
 
 /* Whether a channel is bytes (step 1) at @bytes-aligned data and pitch,
  * so that its rows can be read or written @bytes at a time */

@@ -110,13 +110,11 @@ cfx_luma_copy (CfxPlane dst, CfxPlane src, cudaStream_t stream)
     unsigned per_block = THREADS * VECTORS_PER_THREAD;
     unsigned blocks = (vectors + per_block - 1) / per_block;
 
-    luma_from_packed422_vec <<< blocks, THREADS, 0, stream >>> (dst.data,
-        dst.pitch, row0, src.pitch, per_row, vectors, src.offset == 0);
-  } else {
-    dim3 block (128, 2);
-    dim3 grid ((width + 127) / 128, (height + 1) / 2);
-    luma_strided <<< grid, block, 0, stream >>> (dst.data, dst.pitch,
-        dst.step, src.data, src.pitch, src.step, width, height);
+    return cfx_launch (luma_from_packed422_vec, blocks, THREADS, 0, stream,
+        dst.data, dst.pitch, row0, src.pitch, per_row, vectors,
+        src.offset == 0);
   }
-  return cudaGetLastError ();
+  return cfx_launch (luma_strided, dim3 ((width + 127) / 128,
+          (height + 1) / 2), dim3 (128, 2), 0, stream, dst.data, dst.pitch,
+      dst.step, src.data, src.pitch, src.step, width, height);
 }
