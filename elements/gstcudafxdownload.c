@@ -33,10 +33,10 @@ struct _GstCudaFxDownload
 G_DEFINE_TYPE (GstCudaFxDownload, gst_cuda_fx_download,
     GST_TYPE_CUDA_FX_FILTER);
 
-#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS) "; " \
-    GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_TRANSFER_FORMATS) "; " \
+    GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_TRANSFER_FORMATS)
 
-#define SRC_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_FORMATS)
+#define SRC_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_TRANSFER_FORMATS)
 
 static GstCaps *
 gst_cuda_fx_download_transform_caps (GstBaseTransform * trans,

@@ -11,8 +11,21 @@
 
 G_BEGIN_DECLS
 
-/* The formats every element handles */
-#define GST_CUDA_FX_FORMATS "{ UYVY, YUY2, I420, YV12, NV12, Y42B, Y444, GRAY8 }"
+/* 8-bit formats: every element handles them */
+#define GST_CUDA_FX_FORMATS_8BIT \
+    "UYVY, YUY2, I420, YV12, NV12, Y42B, Y444, GRAY8"
+/* 10 to 16 bits a sample, in 16-bit words: most significant bits used
+ * (P010_10LE, P012_LE) or least (I420_10LE ...). Upload and download
+ * carry them; the filters take them as their kernels learn them. */
+#define GST_CUDA_FX_FORMATS_16BIT \
+    "P010_10LE, P012_LE, P016_LE, I420_10LE, I420_12LE, I422_10LE, " \
+    "I422_12LE, Y444_10LE, Y444_12LE, Y444_16LE, GRAY16_LE"
+
+/* The formats every filter handles */
+#define GST_CUDA_FX_FORMATS "{ " GST_CUDA_FX_FORMATS_8BIT " }"
+/* The formats upload and download carry between system and device memory */
+#define GST_CUDA_FX_TRANSFER_FORMATS \
+    "{ " GST_CUDA_FX_FORMATS_8BIT ", " GST_CUDA_FX_FORMATS_16BIT " }"
 
 #define GST_CUDA_FX_VIDEO_CAPS(formats) \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CUDA_FX, formats)

@@ -18,8 +18,8 @@ extern "C" {
 
 /* One component (Y, U, V or gray) of a frame in device memory: sample x
  * of row y is at data + y * pitch + x * step (gst/gstcudafxplane.h). The
- * kernels take 8-bit samples only (bytes 1); other sizes are refused with
- * cudaErrorInvalidValue. */
+ * kernels take 8-bit samples (bytes 1) unless they say otherwise; other
+ * sizes are refused with cudaErrorInvalidValue. */
 typedef GstCudaFxPlane CfxPlane;
 
 /* ---- luma.cu ---------------------------------------------------------- */
@@ -27,7 +27,9 @@ typedef GstCudaFxPlane CfxPlane;
 /* Copies the samples of component @src into @dst (same width and height):
  * the luma of any format into a GRAY8 plane. Any steps; a planar copy is
  * one cudaMemcpy2DAsync, the luma of packed 4:2:2 (step 2, offset 0 or 1)
- * a vectorised kernel. */
+ * a vectorised kernel. 16-bit words (bytes 2: 9 to 16 significant bits at
+ * any shift) go into a GRAY16_LE plane, scaled to 16 bits by bit
+ * replication; their unused bits are ignored. */
 cudaError_t cfx_luma_copy (CfxPlane dst, CfxPlane src, cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -1,7 +1,8 @@
 /* Luma copy: one component of any format into a plane of its own
  * (cfx_luma_copy). A planar component is one cudaMemcpy2DAsync; the luma
  * of packed 4:2:2 (UYVY, YUY2 and their kin: step 2) takes the vector
- * kernel below; any other step a plain strided byte kernel.
+ * kernel below; any other step a plain strided byte kernel. Samples of 10
+ * and 12 bits become 16-bit samples (luma16_scaled, below).
  *
  * Packed 4:2:2 floor: read 2 bytes and write 1 byte per pixel, once:
  * 3 * w * h bytes over the device's copy bandwidth (4K: 24.9 MB, 8.5 us
@@ -81,6 +82,54 @@ luma_strided (uint8_t * dst, int dst_pitch, int dst_step, const uint8_t * src,
       src[(size_t) y * src_pitch + (size_t) x * src_step];
 }
 
+/* 16-bit words in, 16-bit samples out: the @depth significant bits
+ * (@shift up in their word; the other bits are ignored) scaled to 16 bits
+ * by repeating their top bits below them, so that the largest value maps
+ * to 65535 and 0 to 0 (10 bits: v << 6 | v >> 4).
+ *
+ * Floor: 2 bytes read, 2 written per pixel (4K: 33.2 MB, 11.3 us at 2.93
+ * TB/s). Access: one sample a thread, a warp takes 32 consecutive samples
+ * of a row: 64 bytes in (planar; 128 in the chroma-interleaved rows of
+ * P010's kind, every other word used) and 64 bytes out, coalesced. */
+__global__ void
+luma16_scaled (uint8_t * dst, int dst_pitch, const uint8_t * src,
+    int src_pitch, int src_step, int width, int height, int depth, int shift)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+  if (x >= width || y >= height)
+    return;
+  unsigned word = *(const uint16_t *) (src + (size_t) y * src_pitch +
+      (size_t) x * src_step);
+  unsigned v = (word >> shift) & ((1u << depth) - 1);
+  unsigned out = depth >= 16 ? v : (v << (16 - depth)) | (v >> (2 * depth -
+          16));
+  *(uint16_t *) (dst + (size_t) y * dst_pitch + (size_t) x * 2) =
+      (uint16_t) out;
+}
+
+static cudaError_t
+luma_copy16 (const CfxPlane & dst, const CfxPlane & src, cudaStream_t stream)
+{
+  int width = dst.width, height = dst.height;
+
+  /* a 16-bit plane out (GRAY16_LE); 9 to 16 significant bits in */
+  if (dst.bytes != 2 || dst.step != 2 || dst.depth != 16 || dst.shift != 0
+      || src.step < 2 || src.depth < 9 || src.depth > 16 || src.shift < 0
+      || src.depth + src.shift > 16 || (uintptr_t) src.data % 2
+      || src.pitch % 2 || (uintptr_t) dst.data % 2 || dst.pitch % 2)
+    return cudaErrorInvalidValue;
+  if (width <= 0 || height <= 0)
+    return cudaSuccess;
+  if (src.step == 2 && src.depth == 16)
+    return cudaMemcpy2DAsync (dst.data, dst.pitch, src.data, src.pitch,
+        (size_t) width * 2, height, cudaMemcpyDeviceToDevice, stream);
+  return cfx_launch (luma16_scaled, dim3 ((width + 127) / 128,
+          (height + 1) / 2), dim3 (128, 2), 0, stream, dst.data, dst.pitch,
+      src.data, src.pitch, src.step, width, height, src.depth, src.shift);
+}
+
 extern "C" cudaError_t
 cfx_luma_copy (CfxPlane dst, CfxPlane src, cudaStream_t stream)
 {
@@ -89,6 +138,8 @@ cfx_luma_copy (CfxPlane dst, CfxPlane src, cudaStream_t stream)
   /* the vector kernel reads whole rows of pairs, from the row's start */
   const uint8_t *row0 = src.data - src.offset;
 
+  if (src.bytes == 2 && src.width == width && src.height == height)
+    return luma_copy16 (dst, src, stream);
   if (dst.bytes != 1 || src.bytes != 1 || dst.step < 1 || src.step < 1
       || src.width != width || src.height != height)
     return cudaErrorInvalidValue;

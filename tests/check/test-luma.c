@@ -9,8 +9,11 @@
 
 #include <gst/cudafx.h>
 
+/* 8-bit formats give GRAY8; 10 to 16-bit ones GRAY16_LE, from random
+ * words: their unused bits must not reach the output */
 static const gchar *formats[] = { "UYVY", "YUY2", "I420", "YV12", "NV12",
-  "Y42B", "Y444", "GRAY8", NULL
+  "Y42B", "Y444", "GRAY8", "P010_10LE", "P012_LE", "P016_LE", "I420_10LE",
+  "I420_12LE", "I422_10LE", "Y444_12LE", "Y444_16LE", "GRAY16_LE", NULL
 };
 
 static const struct
@@ -143,15 +146,22 @@ GST_START_TEST (test_luma_kernel_arguments)
 
 GST_END_TEST;
 
-/* Expected luma of a host frame, from the reference */
+/* Expected luma of a host frame, from the reference: rows of w samples
+ * (bytes, or 16-bit samples from formats of more than 8 bits) */
 static guint8 *
 expected_luma (GstVideoFrame * in)
 {
   gint w = GST_VIDEO_FRAME_WIDTH (in), h = GST_VIDEO_FRAME_HEIGHT (in), y;
-  guint8 *want = g_malloc ((gsize) w * h);
   GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (in);
+  const GstVideoFormatInfo *finfo = in->info.finfo;
+  gint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0);
+  guint8 *want = g_malloc ((gsize) w * h * (depth > 8 ? 2 : 1));
 
-  if (format == GST_VIDEO_FORMAT_UYVY || format == GST_VIDEO_FORMAT_YUY2) {
+  if (depth > 8) {
+    cfx_ref_luma16 ((guint16 *) want, w, GST_VIDEO_FRAME_COMP_DATA (in, 0),
+        GST_VIDEO_FRAME_COMP_STRIDE (in, 0), GST_VIDEO_FRAME_COMP_PSTRIDE (in,
+            0), w, h, depth, GST_VIDEO_FORMAT_INFO_SHIFT (finfo, 0));
+  } else if (format == GST_VIDEO_FORMAT_UYVY || format == GST_VIDEO_FORMAT_YUY2) {
     CfxRefPlane src = { GST_VIDEO_FRAME_PLANE_DATA (in, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), w, h
     };
@@ -191,6 +201,7 @@ GST_START_TEST (test_luma_element_all_formats_and_sizes)
             n), *outbuf;
         GstVideoFrame in, out;
         guint8 *want;
+        gsize row;
         gint y;
 
         GST_BUFFER_PTS (inbuf) = n * GST_SECOND / 30;
@@ -201,7 +212,8 @@ GST_START_TEST (test_luma_element_all_formats_and_sizes)
         outcaps = gst_pad_get_current_caps (h->sinkpad);
         gst_video_info_from_caps (&out_info, outcaps);
         fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&out_info),
-            GST_VIDEO_FORMAT_GRAY8);
+            GST_VIDEO_INFO_COMP_DEPTH (&info, 0) > 8 ?
+            GST_VIDEO_FORMAT_GRAY16_LE : GST_VIDEO_FORMAT_GRAY8);
         fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&out_info), sizes[s].w);
         fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&out_info),
             sizes[s].h);
@@ -214,10 +226,11 @@ GST_START_TEST (test_luma_element_all_formats_and_sizes)
         gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ);
         gst_video_frame_map (&out, &out_info, outbuf, GST_MAP_READ);
         want = expected_luma (&in);
+        row = (gsize) sizes[s].w * GST_VIDEO_FRAME_COMP_PSTRIDE (&out, 0);
         for (y = 0; y < sizes[s].h; y++) {
           if (memcmp ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&out, 0) +
                   (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0),
-                  want + (gsize) y * sizes[s].w, sizes[s].w)) {
+                  want + (gsize) y * row, row)) {
             g_print ("cudaluma %s: row %d differs\n", caps_str, y);
             ok = FALSE;
             break;

@@ -7,8 +7,12 @@
 #include <gst/app/app.h>
 #include <gst/cudafx.h>
 
+/* The 16-bit formats' random samples fill the unused bits too (the low 6
+ * of P010, the high 6 of I420_10LE): the copies carry them unchanged */
 static const gchar *formats[] = { "UYVY", "YUY2", "I420", "YV12", "NV12",
-  "Y42B", "Y444", "GRAY8", NULL
+  "Y42B", "Y444", "GRAY8", "P010_10LE", "P012_LE", "P016_LE", "I420_10LE",
+  "I420_12LE", "I422_10LE", "I422_12LE", "Y444_10LE", "Y444_12LE",
+  "Y444_16LE", "GRAY16_LE", NULL
 };
 
 static const struct

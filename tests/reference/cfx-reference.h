@@ -44,6 +44,13 @@ int cfx_ref_mirror (int i, int n);
 void cfx_ref_luma_from_packed422 (const CfxRefPlane * dst,
     const CfxRefPlane * src, int y_first);
 
+/* 16-bit words of @depth significant bits @shift bits up (P010: 10, 6;
+ * I420_10LE: 10, 0) to 16-bit samples of the full range (GRAY16_LE).
+ * Strides and step in bytes for src, in samples for dst. */
+void cfx_ref_luma16 (uint16_t * dst, int dst_stride, const uint8_t * src,
+    int src_stride, int src_step, int width, int height, int depth,
+    int shift);
+
 /* ---- blur (blur.c) ---------------------------------------------------- */
 
 /* Exact Gaussian in double precision, kernel truncated at radius
