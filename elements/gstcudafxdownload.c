@@ -21,6 +21,7 @@
 #endif
 
 #include "gstcudafxdownload.h"
+#include "gstcudafxv210.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_download_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_download_debug
@@ -28,15 +29,18 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_download_debug);
 struct _GstCudaFxDownload
 {
   GstCudaFxFilter parent;
+
+  gboolean v210;                /* converting v210 (streaming thread only) */
+  GstCudaFxV210 v210_staging;
 };
 
 G_DEFINE_TYPE (GstCudaFxDownload, gst_cuda_fx_download,
     GST_TYPE_CUDA_FX_FILTER);
 
 #define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_TRANSFER_FORMATS) "; " \
-    GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_TRANSFER_FORMATS)
+    GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_SYSTEM_FORMATS)
 
-#define SRC_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_TRANSFER_FORMATS)
+#define SRC_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_SYSTEM_FORMATS)
 
 static GstCaps *
 gst_cuda_fx_download_transform_caps (GstBaseTransform * trans,
@@ -60,9 +64,34 @@ gst_cuda_fx_download_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps,
     const GstVideoInfo * out_info)
 {
+  GstCudaFxDownload *self = GST_CUDA_FX_DOWNLOAD (filter);
+
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
       !gst_cuda_fx_caps_are_device (incaps));
-  return TRUE;
+  self->v210 = gst_cuda_fx_v210_converts (out_info, in_info);
+  if (!self->v210)
+    return TRUE;
+  return gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
+      (gst_cuda_fx_filter_get_context (filter)) == cudaSuccess ?
+      gst_cuda_fx_v210_prepare (&self->v210_staging,
+          GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)) :
+      cudaErrorInvalidDevice, "Allocating a %dx%d v210 staging frame",
+      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
+}
+
+static gboolean
+gst_cuda_fx_download_stop (GstBaseTransform * trans)
+{
+  GstCudaFxDownload *self = GST_CUDA_FX_DOWNLOAD (trans);
+  GstCudaFxContext *context =
+      gst_cuda_fx_filter_get_context (GST_CUDA_FX_FILTER (trans));
+
+  if (context && self->v210_staging.staging) {
+    gst_cuda_fx_context_make_current (context);
+    gst_cuda_fx_v210_clear (&self->v210_staging);
+  }
+  self->v210 = FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_download_parent_class)->stop (trans);
 }
 
 static gboolean
@@ -120,6 +149,7 @@ static GstFlowReturn
 gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
+  GstCudaFxDownload *self = GST_CUDA_FX_DOWNLOAD (trans);
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
   const GstVideoInfo *info = gst_cuda_fx_filter_get_out_info (filter);
   GstCudaFxFrame in;
@@ -138,7 +168,8 @@ gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     return GST_FLOW_ERROR;
   }
 
-  err = gst_cuda_fx_frame_download (&out, &in);
+  err = self->v210 ? gst_cuda_fx_v210_download (&self->v210_staging, &out,
+      &in) : gst_cuda_fx_frame_download (&out, &in);
   if (!gst_cuda_fx_filter_unmap_frame (filter, &in)) {
     gst_video_frame_unmap (&out);
     return GST_FLOW_ERROR;
@@ -172,6 +203,7 @@ gst_cuda_fx_download_class_init (GstCudaFxDownloadClass * klass)
   trans_class->propose_allocation = gst_cuda_fx_download_propose_allocation;
   trans_class->decide_allocation = gst_cuda_fx_download_decide_allocation;
   trans_class->transform = gst_cuda_fx_download_transform;
+  trans_class->stop = gst_cuda_fx_download_stop;
   filter_class->set_info = gst_cuda_fx_download_set_info;
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_download_debug, "cudafxdownload", 0,

@@ -23,6 +23,7 @@
 #endif
 
 #include "gstcudafxupload.h"
+#include "gstcudafxv210.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_upload_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_upload_debug
@@ -33,11 +34,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_upload_debug);
 struct _GstCudaFxUpload
 {
   GstCudaFxFilter parent;
+
+  gboolean v210;                /* converting v210 (streaming thread only) */
+  GstCudaFxV210 v210_staging;
 };
 
 G_DEFINE_TYPE (GstCudaFxUpload, gst_cuda_fx_upload, GST_TYPE_CUDA_FX_FILTER);
 
-#define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_TRANSFER_FORMATS) "; " \
+#define SINK_CAPS GST_VIDEO_CAPS_MAKE (GST_CUDA_FX_SYSTEM_FORMATS) "; " \
     GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_TRANSFER_FORMATS)
 
 #define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_TRANSFER_FORMATS)
@@ -64,9 +68,34 @@ gst_cuda_fx_upload_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps,
     const GstVideoInfo * out_info)
 {
+  GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (filter);
+
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
       gst_cuda_fx_caps_are_device (incaps));
-  return TRUE;
+  self->v210 = gst_cuda_fx_v210_converts (in_info, out_info);
+  if (!self->v210)
+    return TRUE;
+  return gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
+      (gst_cuda_fx_filter_get_context (filter)) == cudaSuccess ?
+      gst_cuda_fx_v210_prepare (&self->v210_staging,
+          GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)) :
+      cudaErrorInvalidDevice, "Allocating a %dx%d v210 staging frame",
+      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
+}
+
+static gboolean
+gst_cuda_fx_upload_stop (GstBaseTransform * trans)
+{
+  GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (trans);
+  GstCudaFxContext *context =
+      gst_cuda_fx_filter_get_context (GST_CUDA_FX_FILTER (trans));
+
+  if (context && self->v210_staging.staging) {
+    gst_cuda_fx_context_make_current (context);
+    gst_cuda_fx_v210_clear (&self->v210_staging);
+  }
+  self->v210 = FALSE;
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_upload_parent_class)->stop (trans);
 }
 
 static gboolean
@@ -146,6 +175,7 @@ static GstFlowReturn
 gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
+  GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (trans);
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
   const GstVideoInfo *info = gst_cuda_fx_filter_get_in_info (filter);
   GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
@@ -171,7 +201,8 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     gst_video_frame_unmap (&in);
     return GST_FLOW_ERROR;
   }
-  err = gst_cuda_fx_frame_upload (&out, &in);
+  err = self->v210 ? gst_cuda_fx_v210_upload (&self->v210_staging, &out,
+      &in) : gst_cuda_fx_frame_upload (&out, &in);
   unmapped = gst_cuda_fx_filter_unmap_frame (filter, &out);
   gst_video_frame_unmap (&in);
 
@@ -207,6 +238,7 @@ gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
   trans_class->transform_caps = gst_cuda_fx_upload_transform_caps;
   trans_class->propose_allocation = gst_cuda_fx_upload_propose_allocation;
   trans_class->transform = gst_cuda_fx_upload_transform;
+  trans_class->stop = gst_cuda_fx_upload_stop;
   filter_class->set_info = gst_cuda_fx_upload_set_info;
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_upload_debug, "cudafxupload", 0,

@@ -81,13 +81,55 @@ gst_cuda_fx_caps_add_interop (GstCaps * caps)
   return gst_caps_merge (caps, extra);
 }
 
+/* v210 crosses as I422_10LE: upload unpacks it into the planar 4:2:2
+ * 10-bit format the filters work on, download packs it back. Rewrites the
+ * "format" of a structure crossing @to_device. */
+static void
+map_v210 (GstStructure * s, gboolean to_device)
+{
+  const GValue *have = gst_structure_get_value (s, "format");
+  GValue formats = G_VALUE_INIT, item = G_VALUE_INIT;
+  gboolean v210 = FALSE, planar = FALSE;
+  guint i, n;
+
+  if (!have || (!G_VALUE_HOLDS_STRING (have) && !GST_VALUE_HOLDS_LIST (have)))
+    return;
+  g_value_init (&formats, GST_TYPE_LIST);
+  n = G_VALUE_HOLDS_STRING (have) ? 1 : gst_value_list_get_size (have);
+  for (i = 0; i < n; i++) {
+    const GValue *v = G_VALUE_HOLDS_STRING (have) ? have :
+        gst_value_list_get_value (have, i);
+    const gchar *name = G_VALUE_HOLDS_STRING (v) ? g_value_get_string (v) : "";
+
+    v210 |= g_str_equal (name, "v210");
+    planar |= g_str_equal (name, "I422_10LE");
+    if (!to_device || !g_str_equal (name, "v210"))
+      gst_value_list_append_value (&formats, v);
+  }
+  g_value_init (&item, G_TYPE_STRING);
+  if (to_device && v210 && !planar) {
+    g_value_set_static_string (&item, "I422_10LE");
+    gst_value_list_append_value (&formats, &item);
+  } else if (!to_device && planar && !v210) {
+    g_value_set_static_string (&item, "v210");
+    gst_value_list_append_value (&formats, &item);
+  }
+  g_value_unset (&item);
+  if (gst_value_list_get_size (&formats) == 1)
+    gst_structure_set_value (s, "format", gst_value_list_get_value (&formats,
+            0));
+  else if (gst_value_list_get_size (&formats) > 1)
+    gst_structure_set_value (s, "format", &formats);
+  g_value_unset (&formats);
+}
+
 /**
  * gst_cuda_fx_caps_transfer:
  * @caps: caps (not taken)
  * @to_device: the direction of the transfer
  *
  * Returns: (transfer full): @caps on the other side of an upload
- * (@to_device) or a download.
+ * (@to_device) or a download; v210 crosses as I422_10LE.
  */
 GstCaps *
 gst_cuda_fx_caps_transfer (GstCaps * caps, gboolean to_device)
@@ -101,10 +143,11 @@ gst_cuda_fx_caps_transfer (GstCaps * caps, gboolean to_device)
             GST_CAPS_FEATURE_MEMORY_CUDA_FX)
         || gst_caps_features_contains (f, GST_CAPS_FEATURE_MEMORY_CUDA));
     GstCaps *one = gst_caps_new_empty ();
+    GstStructure *s = gst_structure_copy (gst_caps_get_structure (caps, i));
 
-    gst_caps_append_structure_full (one,
-        gst_structure_copy (gst_caps_get_structure (caps, i)),
-        device == to_device ? (f ? gst_caps_features_copy (f) : NULL) :
+    if (device != to_device)
+      map_v210 (s, to_device);
+    gst_caps_append_structure_full (one, s, device == to_device ? (f ? gst_caps_features_copy (f) : NULL) :
         gst_caps_features_new (to_device ? GST_CAPS_FEATURE_MEMORY_CUDA_FX :
             GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL));
     if (device != to_device && to_device)

@@ -26,6 +26,10 @@ G_BEGIN_DECLS
 /* The formats upload and download carry between system and device memory */
 #define GST_CUDA_FX_TRANSFER_FORMATS \
     "{ " GST_CUDA_FX_FORMATS_8BIT ", " GST_CUDA_FX_FORMATS_16BIT " }"
+/* What upload takes and download gives in system memory: those, and
+ * v210 (10-bit 4:2:2 of capture cards), converted to and from I422_10LE */
+#define GST_CUDA_FX_SYSTEM_FORMATS \
+    "{ " GST_CUDA_FX_FORMATS_8BIT ", " GST_CUDA_FX_FORMATS_16BIT ", v210 }"
 
 #define GST_CUDA_FX_VIDEO_CAPS(formats) \
   GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CAPS_FEATURE_MEMORY_CUDA_FX, formats)
@@ -44,7 +48,8 @@ gboolean gst_cuda_fx_caps_are_device (GstCaps * caps);
 /* Caps across a transfer: @to_device, system memory becomes our device
  * memory (and GStreamer's CUDA memory with the library), device memory
  * stays; else device memory of either kind becomes system memory, system
- * memory stays */
+ * memory stays. v210 in system memory crosses as I422_10LE (cudaupload
+ * unpacks it and cudadownload packs it) */
 GstCaps *gst_cuda_fx_caps_transfer (GstCaps * caps, gboolean to_device);
 
 /* Takes @caps; where GStreamer's CUDA library is loaded, appends a copy of

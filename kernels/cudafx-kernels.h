@@ -32,6 +32,25 @@ typedef GstCudaFxPlane CfxPlane;
  * replication; their unused bits are ignored. */
 cudaError_t cfx_luma_copy (CfxPlane dst, CfxPlane src, cudaStream_t stream);
 
+/* ---- v210.cu ---------------------------------------------------------- */
+
+/* Bytes of a v210 row of @width pixels: groups of 6 pixels in 16 bytes,
+ * padded to 128 bytes */
+int cfx_v210_pitch (int width);
+
+/* v210 rows at @src (16-byte aligned, @src_pitch a multiple of 16 holding
+ * the row's groups) into three planes of 16-bit samples, 10 bits in the
+ * low bits (I422_10LE: luma @width, chroma (@width + 1) / 2 samples a
+ * row). Reads only the used slots; writes only the samples. */
+cudaError_t cfx_v210_unpack (CfxPlane y, CfxPlane u, CfxPlane v,
+    const uint8_t * src, int src_pitch, int width, int height,
+    cudaStream_t stream);
+
+/* The reverse, writing all @dst_pitch bytes of each row: samples masked to
+ * 10 bits, unused bits, slots and row padding 0 */
+cudaError_t cfx_v210_pack (uint8_t * dst, int dst_pitch, CfxPlane y,
+    CfxPlane u, CfxPlane v, int width, int height, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

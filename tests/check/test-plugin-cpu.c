@@ -20,6 +20,15 @@ static const gchar *formats[] = { "UYVY", "YUY2", "I420", "YV12", "NV12",
   "Y42B", "Y444", "GRAY8", NULL
 };
 
+/* what upload and download carry (sorted): those and 10 to 16-bit ones;
+ * in system memory v210 too */
+#define TRANSFER_FORMATS "GRAY16_LE,GRAY8,I420,I420_10LE,I420_12LE," \
+  "I422_10LE,I422_12LE,NV12,P010_10LE,P012_LE,P016_LE,UYVY,Y42B,Y444," \
+  "Y444_10LE,Y444_12LE,Y444_16LE,YUY2,YV12"
+#define SYSTEM_FORMATS "GRAY16_LE,GRAY8,I420,I420_10LE,I420_12LE," \
+  "I422_10LE,I422_12LE,NV12,P010_10LE,P012_LE,P016_LE,UYVY,Y42B,Y444," \
+  "Y444_10LE,Y444_12LE,Y444_16LE,YUY2,YV12,v210"
+
 /* element names the foundation registers, and those registered only once
  * they work (each has its own issue) */
 static const gchar *required_elements[] = { "cudaupload", "cudafxupload",
@@ -196,10 +205,12 @@ template_caps (const gchar * factory, const gchar * pad)
 }
 
 /* Checks the template of @pad: its features (sorted, ',') and, for each of
- * them, the formats; every structure video/x-raw of any size from 1x1. */
+ * them, the formats (@want_system for system memory); every structure
+ * video/x-raw of any size from 1x1. */
 static void
 check_template (const gchar * factory, const gchar * pad,
-    const gchar * want_features, const gchar * want_formats)
+    const gchar * want_features, const gchar * want_formats,
+    const gchar * want_system)
 {
   GstCaps *caps = template_caps (factory, pad);
   gchar *features = caps_features (caps);
@@ -210,7 +221,9 @@ check_template (const gchar * factory, const gchar * pad,
   feature = g_strsplit (features, ",", -1);
   for (i = 0; feature[i]; i++) {
     gchar *f = caps_formats (caps, feature[i]);
-    fail_unless_equals_string (f, want_formats);
+    fail_unless_equals_string (f, g_str_equal (feature[i],
+            GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY) ? want_system :
+        want_formats);
     g_free (f);
   }
   for (i = 0; i < gst_caps_get_size (caps); i++) {
@@ -645,21 +658,29 @@ GST_START_TEST (test_pad_templates)
   gchar *all = expected_formats ();
   const gchar *both = GST_CAPS_FEATURE_MEMORY_CUDA_FX ","
       GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY;
-  gchar **names;
+  gchar **names, **carried;
   guint i;
 
   fail_unless_equals_string (all, "GRAY8,I420,NV12,UYVY,Y42B,Y444,YUY2,YV12");
 
-  check_template ("cudafxupload", "sink", both, all);
-  check_template ("cudafxupload", "src", GST_CAPS_FEATURE_MEMORY_CUDA_FX, all);
-  check_template ("cudafxdownload", "sink", both, all);
+  /* the copies also carry the 10 to 16-bit formats, and v210 in system
+   * memory (I422_10LE on the device side) */
+  check_template ("cudafxupload", "sink", both, TRANSFER_FORMATS,
+      SYSTEM_FORMATS);
+  check_template ("cudafxupload", "src", GST_CAPS_FEATURE_MEMORY_CUDA_FX,
+      TRANSFER_FORMATS, NULL);
+  check_template ("cudafxdownload", "sink", both, TRANSFER_FORMATS,
+      SYSTEM_FORMATS);
   check_template ("cudafxdownload", "src",
-      GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, all);
-  check_template ("cudaluma", "sink", GST_CAPS_FEATURE_MEMORY_CUDA_FX, all);
-  check_template ("cudaluma", "src", GST_CAPS_FEATURE_MEMORY_CUDA_FX, "GRAY8");
+      GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY, NULL, SYSTEM_FORMATS);
+  check_template ("cudaluma", "sink", GST_CAPS_FEATURE_MEMORY_CUDA_FX,
+      TRANSFER_FORMATS, NULL);
+  check_template ("cudaluma", "src", GST_CAPS_FEATURE_MEMORY_CUDA_FX,
+      "GRAY16_LE,GRAY8", NULL);
 
   /* every element: device memory in and out (the two copy elements aside),
-   * formats among ours */
+   * formats among what the copies carry */
+  carried = g_strsplit (TRANSFER_FORMATS, ",", -1);
   names = plugin_element_names ();
   for (i = 0; names[i]; i++) {
     const gchar *pads[] = { "sink", "src" };
@@ -678,7 +699,8 @@ GST_START_TEST (test_pad_templates)
       fail_unless_equals_string (f, GST_CAPS_FEATURE_MEMORY_CUDA_FX);
       fail_unless (fmts[0] != '\0', "%s %s: no formats", names[i], pads[p]);
       for (k = 0; fmt[k]; k++)
-        fail_unless (g_strv_contains (formats, fmt[k]), "%s %s: format %s",
+        fail_unless (g_strv_contains ((const gchar * const *) carried,
+                fmt[k]), "%s %s: format %s",
             names[i], pads[p], fmt[k]);
       g_strfreev (fmt);
       g_free (fmts);
@@ -687,6 +709,7 @@ GST_START_TEST (test_pad_templates)
     }
   }
   g_strfreev (names);
+  g_strfreev (carried);
   g_free (all);
 }
 
@@ -720,7 +743,21 @@ GST_START_TEST (test_upload_caps)
   /* unfiltered and unconstrained: the template's device caps */
   caps = src_caps_given_upstream ("cudafxupload", "video/x-raw", NULL);
   f = caps_formats (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX);
-  fail_unless_equals_string (f, all);
+  fail_unless_equals_string (f, TRANSFER_FORMATS);
+  g_free (f);
+  gst_caps_unref (caps);
+
+  /* v210 is unpacked: I422_10LE on the device, the rest as it was */
+  caps = src_caps_given_upstream ("cudafxupload", "video/x-raw,format=v210,"
+      "width=1920,height=1080,framerate=25/1,interlace-mode=interleaved",
+      NULL);
+  assert_caps_equal_str (caps, CUDAFX_CAPS ("format=I422_10LE,width=1920,"
+          "height=1080,framerate=25/1,interlace-mode=interleaved"));
+  gst_caps_unref (caps);
+  caps = src_caps_given_upstream ("cudafxupload", "video/x-raw,"
+      "format={ v210, P010_10LE },width=64,height=48", NULL);
+  f = caps_formats (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX);
+  fail_unless_equals_string (f, "I422_10LE,P010_10LE");
   g_free (f);
   gst_caps_unref (caps);
 
@@ -796,6 +833,20 @@ GST_START_TEST (test_download_caps)
       "height=240,framerate=25/1,interlace-mode=interleaved");
   gst_caps_unref (caps);
 
+  /* device I422_10LE may also leave as v210 (packed on the GPU) */
+  caps = src_caps_given_upstream ("cudafxdownload", CUDAFX_CAPS
+      ("format=I422_10LE,width=720,height=576,framerate=25/1"), NULL);
+  f = caps_formats (caps, GST_CAPS_FEATURE_MEMORY_SYSTEM_MEMORY);
+  fail_unless_equals_string (f, "I422_10LE,v210");
+  g_free (f);
+  gst_caps_unref (caps);
+  caps = sink_caps_given_downstream ("cudafxdownload", "video/x-raw,"
+      "format=v210,width=64,height=48");
+  f = caps_formats (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX);
+  fail_unless_equals_string (f, "I422_10LE");
+  g_free (f);
+  gst_caps_unref (caps);
+
   /* system memory passes through */
   caps = src_caps_given_upstream ("cudafxdownload", "video/x-raw,"
       "format=YUY2,width=33,height=17,framerate=50/1", NULL);
@@ -853,6 +904,20 @@ GST_START_TEST (test_luma_caps)
           "width=33,height=17,framerate=25/1,interlace-mode=mixed"), NULL);
   assert_caps_equal_str (caps, CUDAFX_CAPS ("format=GRAY8,width=33,"
           "height=17,framerate=25/1,interlace-mode=mixed"));
+  gst_caps_unref (caps);
+
+  /* 10 to 16 bits in: GRAY16_LE out */
+  caps = src_caps_given_upstream ("cudaluma", CUDAFX_CAPS ("format=P010_10LE,"
+          "width=33,height=17,framerate=25/1"), NULL);
+  assert_caps_equal_str (caps, CUDAFX_CAPS ("format=GRAY16_LE,width=33,"
+          "height=17,framerate=25/1"));
+  gst_caps_unref (caps);
+  caps = sink_caps_given_downstream ("cudaluma", CUDAFX_CAPS
+      ("format=GRAY16_LE,width=64,height=48"));
+  f = caps_formats (caps, GST_CAPS_FEATURE_MEMORY_CUDA_FX);
+  fail_unless_equals_string (f, "GRAY16_LE,I420_10LE,I420_12LE,I422_10LE,"
+      "I422_12LE,P010_10LE,P012_LE,P016_LE,Y444_10LE,Y444_12LE,Y444_16LE");
+  g_free (f);
   gst_caps_unref (caps);
 
   /* only device memory: system memory does not even link */

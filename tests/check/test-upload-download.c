@@ -3,6 +3,7 @@
  * (77) without a GPU; CUDAFX_REQUIRE_GPU=1 makes that a failure. */
 #include "cfx-test.h"
 #include "cfx-reference.h"
+#include "v210.h"
 
 #include <gst/app/app.h>
 #include <gst/cudafx.h>
@@ -127,6 +128,133 @@ GST_START_TEST (test_round_trip_all_formats_and_sizes)
     }
   }
   fail_unless (all_ok, "some round trips differ (see above)");
+}
+
+GST_END_TEST;
+
+/* v210 (system) through upload and download: the filters' side is
+ * I422_10LE in device memory; v210 as the format defines it (made by the
+ * reference's pack: unused bits, slots and padding 0) comes back byte for
+ * byte, and v210 with garbage there comes back as the reference's pack of
+ * its unpack */
+static GstBuffer *
+v210_buffer (const GstVideoInfo * info, guint64 seed, gboolean garbage)
+{
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint cw = (w + 1) / 2, stride = GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  guint16 *y = g_new (guint16, (gsize) w * h);
+  guint16 *u = g_new (guint16, (gsize) cw * h), *v = g_new (guint16,
+      (gsize) cw * h);
+  GstMapInfo map;
+
+  fail_unless_equals_int (stride, ref_v210_stride (w));
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  if (garbage) {
+    cfx_test_fill_random (map.data, map.size, seed);
+  } else {
+    cfx_test_fill_random ((guint8 *) y, (gsize) w * h * 2, seed);
+    cfx_test_fill_random ((guint8 *) u, (gsize) cw * h * 2, seed + 1);
+    cfx_test_fill_random ((guint8 *) v, (gsize) cw * h * 2, seed + 2);
+    memset (map.data, 0x5A, map.size);
+    ref_v210_pack (y, w, u, cw, v, cw, w, h, map.data, stride);
+  }
+  gst_buffer_unmap (buf, &map);
+  g_free (y);
+  g_free (u);
+  g_free (v);
+  return buf;
+}
+
+/* the reference's pack of the reference's unpack of @buf */
+static GstBuffer *
+v210_canonical (const GstVideoInfo * info, GstBuffer * buf)
+{
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint cw = (w + 1) / 2, stride = GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+  GstBuffer *out = gst_buffer_new_allocate (NULL, info->size, NULL);
+  guint16 *y = g_new (guint16, (gsize) w * h);
+  guint16 *u = g_new (guint16, (gsize) cw * h), *v = g_new (guint16,
+      (gsize) cw * h);
+  GstMapInfo in, map;
+
+  gst_buffer_map (buf, &in, GST_MAP_READ);
+  gst_buffer_map (out, &map, GST_MAP_WRITE);
+  ref_v210_unpack (in.data, stride, w, h, y, w, u, cw, v, cw);
+  ref_v210_pack (y, w, u, cw, v, cw, w, h, map.data, stride);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unmap (buf, &in);
+  g_free (y);
+  g_free (u);
+  g_free (v);
+  return out;
+}
+
+GST_START_TEST (test_v210_round_trip)
+{
+  static const struct
+  {
+    gint w, h;
+  } v210_sizes[] = { {1, 1}, {7, 3}, {48, 2}, {49, 5}, {1920, 1080},
+  {1921, 1081}, {3840, 2160}, {7680, 4320}
+  };
+  gboolean ok = TRUE;
+  guint s, n;
+
+  for (s = 0; s < G_N_ELEMENTS (v210_sizes); s++) {
+    GstHarness *h = gst_harness_new_parse ("cudafxupload ! cudafxdownload");
+    GstCaps *caps = video_caps ("v210", v210_sizes[s].w, v210_sizes[s].h,
+        NULL), *mid;
+    GstElement *upload;
+    GstPad *pad;
+    GstVideoInfo info, mid_info;
+
+    fail_unless (gst_video_info_from_caps (&info, caps));
+    gst_harness_set_src_caps (h, gst_caps_ref (caps));
+    gst_harness_set_sink_caps (h, caps);
+    for (n = 0; n < 4; n++) {
+      /* frames 0 and 2 as the format defines v210, 1 and 3 all random */
+      GstBuffer *inbuf = v210_buffer (&info, s * 10 + n, n & 1), *outbuf;
+      GstBuffer *want = (n & 1) ? v210_canonical (&info, inbuf) :
+          gst_buffer_ref (inbuf);
+      GstMapInfo a, b;
+
+      GST_BUFFER_PTS (inbuf) = n * GST_SECOND / 25;
+      fail_unless_equals_int (gst_harness_push (h, inbuf), GST_FLOW_OK);
+      outbuf = gst_harness_pull (h);
+      fail_unless (outbuf != NULL);
+      fail_unless (gst_buffer_map (outbuf, &a, GST_MAP_READ));
+      fail_unless (gst_buffer_map (want, &b, GST_MAP_READ));
+      fail_unless (a.size >= b.size);
+      if (memcmp (a.data, b.data, b.size) != 0) {
+        gsize i;
+
+        for (i = 0; a.data[i] == b.data[i]; i++);
+        g_print ("v210 %dx%d frame %u: byte %" G_GSIZE_FORMAT " (row %"
+            G_GSIZE_FORMAT ") is 0x%02x, want 0x%02x\n", v210_sizes[s].w,
+            v210_sizes[s].h, n, i, i / GST_VIDEO_INFO_PLANE_STRIDE (&info, 0),
+            a.data[i], b.data[i]);
+        ok = FALSE;
+      }
+      gst_buffer_unmap (want, &b);
+      gst_buffer_unmap (outbuf, &a);
+      gst_buffer_unref (want);
+      gst_buffer_unref (outbuf);
+    }
+    /* the filters' side: planar 4:2:2 10-bit in device memory */
+    upload = gst_harness_find_element (h, "cudafxupload");
+    pad = gst_element_get_static_pad (upload, "src");
+    mid = gst_pad_get_current_caps (pad);
+    fail_unless (gst_video_info_from_caps (&mid_info, mid));
+    fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&mid_info),
+        GST_VIDEO_FORMAT_I422_10LE);
+    fail_unless (gst_cuda_fx_caps_are_device (mid));
+    gst_caps_unref (mid);
+    gst_object_unref (pad);
+    gst_object_unref (upload);
+    gst_harness_teardown (h);
+  }
+  fail_unless (ok, "v210 round trips differ (see above)");
 }
 
 GST_END_TEST;
@@ -666,6 +794,7 @@ upload_download_suite (void)
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_round_trip_all_formats_and_sizes);
+  tcase_add_test (tc, test_v210_round_trip);
   tcase_add_test (tc, test_interlaced_caps_and_flags_preserved);
   tcase_add_test (tc, test_cpu_map_of_device_memory);
   tcase_add_test (tc, test_passthrough_without_memory_change);
