@@ -9,7 +9,7 @@
  *
  *   cudafx-bench [--quick] [SECTION...]     sections: limits transfer luma
  *                                           pipelines sharing blur deinterlace
- *                                           degrain nvdec multigpu; none named:
+ *                                           degrain nvdec multigpu v210; none named:
  *                                           all of these. soak (minutes) runs
  *                                           only when named.
  *   cudafx-bench --pipeline "LAUNCH" N     frames/s of one launch line (used for peers)
@@ -755,6 +755,7 @@ static const struct
   {"limits", section_limits},
   {"transfer", section_transfer},
   {"luma", section_luma},
+  {"v210", bench_section_v210},
   {"pipelines", section_pipelines},
   {"sharing", section_sharing},
   {"blur", bench_section_blur},

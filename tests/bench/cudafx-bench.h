@@ -38,5 +38,6 @@ void bench_section_degrain (void);
 void bench_section_nvdec (void);
 void bench_section_multi_gpu (void);
 void bench_section_soak (void);
+void bench_section_v210 (void);
 
 #endif

@@ -1,0 +1,145 @@
+/* Benchmark section "v210": the v210 unpack and pack kernels and the
+ * 16-bit luma kernel against their floors (bytes moved over the measured
+ * copy bandwidth), at 1080p, 4K and 8K. */
+#include <gst/gst.h>
+
+#include "cudafx-kernels.h"
+#include "cudafx-bench.h"
+
+typedef struct
+{
+  guint8 *v210[BENCH_MAX_SETS];
+  CfxPlane planes[BENCH_MAX_SETS][3];
+  int pitch, width, height;
+} V210Data;
+
+static void
+launch_unpack (int set, void *data)
+{
+  V210Data *d = data;
+  CfxPlane *p = d->planes[set];
+
+  cfx_v210_unpack (p[0], p[1], p[2], d->v210[set], d->pitch, d->width,
+      d->height, 0);
+}
+
+static void
+launch_pack (int set, void *data)
+{
+  V210Data *d = data;
+  CfxPlane *p = d->planes[set];
+
+  cfx_v210_pack (d->v210[set], d->pitch, p[0], p[1], p[2], d->width,
+      d->height, 0);
+}
+
+/* 16-bit planes (I422_10LE) with 256-byte pitches, as device frames have */
+static void
+make_planes (CfxPlane p[3], int w, int h, int depth, int shift)
+{
+  int i;
+
+  for (i = 0; i < 3; i++) {
+    int pw = i == 0 ? w : (w + 1) / 2;
+    CfxPlane one = { NULL, GST_ROUND_UP_N (pw * 2, 256), pw, h, 2, depth,
+      shift, 2, 0
+    };
+
+    p[i] = one;
+    CHECK (cudaMalloc ((void **) &p[i].data, (size_t) one.pitch * h));
+    CHECK (cudaMemset (p[i].data, 0x11 * (i + 1), (size_t) one.pitch * h));
+  }
+}
+
+typedef struct
+{
+  CfxPlane src[BENCH_MAX_SETS], dst[BENCH_MAX_SETS];
+} Luma16Data;
+
+static void
+launch_luma16 (int set, void *data)
+{
+  Luma16Data *d = data;
+
+  cfx_luma_copy (d->dst[set], d->src[set], 0);
+}
+
+void
+bench_section_v210 (void)
+{
+  const int sizes[][2] = { {1920, 1080}, {3840, 2160}, {7680, 4320} };
+  const char *tags[] = { "1080p", "4K", "8K" };
+  guint s;
+
+  bench_print_kernel_header ("v210 <-> I422_10LE kernels, CUDA events "
+      "(floor: 16 v210 + 24 planar bytes per 6 pixels)");
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    int w = sizes[s][0], h = sizes[s][1], i;
+    V210Data *d = g_new0 (V210Data, 1);
+    double bytes = ((w + 5) / 6) * (16.0 + 24.0) * h, t;
+    int sets;
+    gchar *name;
+
+    d->width = w;
+    d->height = h;
+    d->pitch = cfx_v210_pitch (w);
+    sets = bench_sets_for ((size_t) d->pitch * h + (size_t) w * 4 * h);
+    for (i = 0; i < sets; i++) {
+      CHECK (cudaMalloc ((void **) &d->v210[i], (size_t) d->pitch * h));
+      CHECK (cudaMemset (d->v210[i], 0x25, (size_t) d->pitch * h));
+      make_planes (d->planes[i], w, h, 10, 0);
+    }
+    name = g_strdup_printf ("unpack v210 %s", tags[s]);
+    if (bench_case_wanted (name)) {
+      t = bench_time_kernel (launch_unpack, d, sets);
+      bench_print_kernel_row (name, t, bytes);
+    }
+    g_free (name);
+    name = g_strdup_printf ("pack v210 %s", tags[s]);
+    if (bench_case_wanted (name)) {
+      t = bench_time_kernel (launch_pack, d, sets);
+      bench_print_kernel_row (name, t, bytes);
+    }
+    g_free (name);
+    bench_copy_row ("  cudaMemcpy D2D, same bytes", bytes);
+    for (i = 0; i < sets; i++) {
+      cudaFree (d->v210[i]);
+      cudaFree (d->planes[i][0].data);
+      cudaFree (d->planes[i][1].data);
+      cudaFree (d->planes[i][2].data);
+    }
+    g_free (d);
+  }
+
+  bench_print_kernel_header ("cudaluma kernel, 16-bit (P010 luma -> "
+      "GRAY16_LE, scaled), CUDA events");
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    int w = sizes[s][0], h = sizes[s][1], i;
+    int pitch = GST_ROUND_UP_N (w * 2, 256);
+    int sets = bench_sets_for ((size_t) pitch * h * 2);
+    Luma16Data *d = g_new0 (Luma16Data, 1);
+    gchar *name = g_strdup_printf ("P010 Y->GRAY16 %s", tags[s]);
+
+    for (i = 0; i < sets; i++) {
+      CfxPlane src = { NULL, pitch, w, h, 2, 10, 6, 2, 0 };
+      CfxPlane dst = { NULL, pitch, w, h, 2, 16, 0, 2, 0 };
+
+      d->src[i] = src;
+      d->dst[i] = dst;
+      CHECK (cudaMalloc ((void **) &d->src[i].data, (size_t) pitch * h));
+      CHECK (cudaMalloc ((void **) &d->dst[i].data, (size_t) pitch * h));
+      CHECK (cudaMemset (d->src[i].data, i + 3, (size_t) pitch * h));
+    }
+    if (bench_case_wanted (name)) {
+      double t = bench_time_kernel (launch_luma16, d, sets);
+      bench_print_kernel_row (name, t, 4.0 * w * h);
+      bench_copy_row ("  cudaMemcpy D2D, same bytes", 4.0 * w * h);
+    }
+    for (i = 0; i < sets; i++) {
+      cudaFree (d->src[i].data);
+      cudaFree (d->dst[i].data);
+    }
+    g_free (name);
+    g_free (d);
+  }
+}
