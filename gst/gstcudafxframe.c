@@ -173,6 +173,20 @@ sample_bytes (const GstVideoFormatInfo * finfo, guint comp)
       GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp) + 7) / 8;
 }
 
+/* Bytes from the start of a pixel group of @comp's plane to @comp's
+ * sample. GStreamer (1.22) gives P010_10LE, P012_LE and P016_LE the
+ * second chroma offset of NV12, 1, though their samples are 2 bytes (the
+ * pair is U in bytes 0-1, V in 2-3): a component sharing a plane starts
+ * at a whole sample, so an offset inside the first one counts samples. */
+static gint
+comp_offset (const GstVideoFormatInfo * finfo, guint comp)
+{
+  gint offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, comp);
+  gint bytes = sample_bytes (finfo, comp);
+
+  return offset % bytes ? offset * bytes : offset;
+}
+
 /* Samples of @comp in a row @width pixels wide */
 static gint
 comp_width (const GstVideoFormatInfo * finfo, guint comp, gint width)
@@ -208,7 +222,7 @@ gst_cuda_fx_video_format_row_bytes (const GstVideoFormatInfo * finfo,
     gint c = comp[i], n = comp_width (finfo, c, padded);
 
     if (n > 0)
-      bytes = MAX (bytes, (gsize) GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c) +
+      bytes = MAX (bytes, (gsize) comp_offset (finfo, c) +
           (gsize) (n - 1) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c) +
           sample_bytes (finfo, c));
   }
@@ -235,7 +249,7 @@ gst_cuda_fx_video_frame_component (const GstVideoFrame * frame, guint comp)
 {
   const GstVideoFormatInfo *finfo = frame->info.finfo;
   guint plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp);
-  gint poffset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, comp);
+  gint poffset = comp_offset (finfo, comp);
   GstCudaFxPlane p = {
     (uint8_t *) frame->data[plane] + poffset,
     GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane),

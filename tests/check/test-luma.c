@@ -121,6 +121,82 @@ GST_START_TEST (test_luma_kernel_against_reference)
 
 GST_END_TEST;
 
+/* The 16-bit kernel alone: P010-like words (10 bits up 6) and
+ * I420_10LE-like ones (10 bits at 0) with random unused bits, from
+ * aligned planes (vector path) and planes 2 bytes in (sample path), into
+ * poisoned GRAY16 planes whose row padding must stay poisoned beyond the
+ * vectors' reach */
+static gboolean
+luma16_case (gint w, gint h, gint depth, gint shift, gboolean aligned,
+    guint64 seed)
+{
+  gint pitch = GST_ROUND_UP_N (w * 2, 256) + 256, in = aligned ? 0 : 2;
+  gsize size = (gsize) pitch * h;
+  guint8 *host_src = g_malloc (size), *host_dst = g_malloc (size);
+  guint16 *want = g_new (guint16, (gsize) w * h);
+  guint8 *sbase, *dbase;
+  CfxPlane src = { NULL, pitch, w, h, 2, depth, shift, 2, 0 };
+  CfxPlane dst = { NULL, pitch, w, h, 2, 16, 0, 2, 0 };
+  gboolean ok = TRUE;
+  gint x, y;
+
+  cfx_test_fill_random (host_src, size, seed);
+  fail_unless_equals_int (cudaMalloc ((void **) &sbase, size + 16),
+      cudaSuccess);
+  fail_unless_equals_int (cudaMalloc ((void **) &dbase, size + 16),
+      cudaSuccess);
+  src.data = sbase + in;
+  dst.data = dbase + in;
+  fail_unless_equals_int (cudaMemcpy (src.data, host_src, size,
+          cudaMemcpyHostToDevice), cudaSuccess);
+  fail_unless_equals_int (cudaMemset (dst.data, POISON, size), cudaSuccess);
+  fail_unless_equals_int (cfx_luma_copy (dst, src, 0), cudaSuccess);
+  fail_unless_equals_int (cudaMemcpy (host_dst, dst.data, size,
+          cudaMemcpyDeviceToHost), cudaSuccess);
+  cfx_ref_luma16 (want, w, host_src, pitch, 2, w, h, depth, shift);
+  for (y = 0; y < h && ok; y++) {
+    const guint8 *row = host_dst + (gsize) y * pitch;
+
+    for (x = 0; x < w && ok; x++)
+      if ((row[2 * x] | row[2 * x + 1] << 8) != want[(gsize) y * w + x]) {
+        g_print ("luma16 %dx%d depth %d shift %d %s: %d,%d\n", w, h, depth,
+            shift, aligned ? "aligned" : "unaligned", x, y);
+        ok = FALSE;
+      }
+    /* past the last vector of the row: untouched */
+    for (x = GST_ROUND_UP_8 (w) * 2; x < pitch && ok; x++)
+      if (row[x] != POISON) {
+        g_print ("luma16 %dx%d: row %d byte %d written\n", w, h, y, x);
+        ok = FALSE;
+      }
+  }
+  cudaFree (sbase);
+  cudaFree (dbase);
+  g_free (host_src);
+  g_free (host_dst);
+  g_free (want);
+  return ok;
+}
+
+GST_START_TEST (test_luma16_kernel_against_reference)
+{
+  static const gint dims[][2] = { {1, 1}, {7, 3}, {8, 2}, {33, 17},
+  {1921, 1081}
+  };
+  static const gint kinds[][2] = { {10, 6}, {10, 0}, {12, 4}, {12, 0} };
+  gboolean ok = TRUE;
+  guint d, k, a;
+
+  for (d = 0; d < G_N_ELEMENTS (dims); d++)
+    for (k = 0; k < G_N_ELEMENTS (kinds); k++)
+      for (a = 0; a < 2; a++)
+        ok &= luma16_case (dims[d][0], dims[d][1], kinds[k][0], kinds[k][1],
+            a == 0, d * 100 + k * 10 + a);
+  fail_unless (ok, "16-bit luma kernel differs (see above)");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_luma_kernel_arguments)
 {
   guint8 *d;
@@ -261,6 +337,7 @@ luma_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_luma_kernel_against_reference);
   tcase_add_test (tc, test_luma_kernel_arguments);
+  tcase_add_test (tc, test_luma16_kernel_against_reference);
   tcase_add_test (tc, test_luma_element_all_formats_and_sizes);
   return s;
 }

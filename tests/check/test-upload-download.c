@@ -202,7 +202,8 @@ GST_START_TEST (test_v210_round_trip)
   guint s, n;
 
   for (s = 0; s < G_N_ELEMENTS (v210_sizes); s++) {
-    GstHarness *h = gst_harness_new_parse ("cudafxupload ! cudafxdownload");
+    GstHarness *h = gst_harness_new_parse ("cudafxupload name=up ! "
+        "cudafxdownload");
     GstCaps *caps = video_caps ("v210", v210_sizes[s].w, v210_sizes[s].h,
         NULL), *mid;
     GstElement *upload;
@@ -242,7 +243,8 @@ GST_START_TEST (test_v210_round_trip)
       gst_buffer_unref (outbuf);
     }
     /* the filters' side: planar 4:2:2 10-bit in device memory */
-    upload = gst_harness_find_element (h, "cudafxupload");
+    upload = gst_bin_get_by_name (GST_BIN (h->element), "up");
+    fail_unless (upload != NULL);
     pad = gst_element_get_static_pad (upload, "src");
     mid = gst_pad_get_current_caps (pad);
     fail_unless (gst_video_info_from_caps (&mid_info, mid));
