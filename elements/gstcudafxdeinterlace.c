@@ -4,7 +4,10 @@
  *
  * Deinterlaces device frames on the GPU: bwdif (the default) and yadif,
  * bit-exact with FFmpeg 5.1's CPU filters, and the intra-field ELA and
- * linear modes. At field rate (`fields=all`, the default) every interlaced
+ * linear modes. 10 to 16-bit formats (P010_10LE, I420_10LE, I422_10LE,
+ * Y444_16LE ...) take the same methods as FFmpeg's two-byte filters
+ * (bwdif there needs frames of 7 rows); the unused bits of their words
+ * are ignored and written 0. At field rate (`fields=all`, the default) every interlaced
  * frame gives two progressive frames and the framerate doubles; `top` or
  * `bottom` give one frame per input, from that field.
  *
@@ -190,9 +193,13 @@ gst_cuda_fx_deinterlace_mode_get_type (void)
 /* Like every element's: device memory only. (Alternate, one field per
  * buffer, would need the format:Interlaced feature: it fails negotiation,
  * here and at cudafxupload.) */
-#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
+/* the filters' formats and the planar and semi-planar 10 to 16-bit
+ * ones (kernels/deinterlace16.cu) */
+#define DEINTERLACE_FORMATS "{ " GST_CUDA_FX_FORMATS_8BIT ", " \
+    GST_CUDA_FX_FORMATS_16BIT " }"
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (DEINTERLACE_FORMATS)
 
-#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (DEINTERLACE_FORMATS)
 
 /* ---- caps --------------------------------------------------------------- */
 
@@ -294,7 +301,10 @@ size_problem (const GstVideoInfo * info, CfxDeintMethod method)
   gint min_w, min_h;
   guint c;
 
-  cfx_deinterlace_min_size (method, &min_w, &min_h);
+  if (GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8)
+    cfx_deinterlace16_min_size (method, &min_w, &min_h);
+  else
+    cfx_deinterlace_min_size (method, &min_w, &min_h);
   for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
     gint w = GST_VIDEO_INFO_COMP_WIDTH (info, c);
     gint h = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
@@ -471,7 +481,8 @@ gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
     comps[c].next = next->comp[c];
     comps[c].dst = out->comp[c];
   }
-  if (!gst_cuda_fx_check (self, cfx_deinterlace_frame (comps,
+  if (!gst_cuda_fx_check (self, (cur->comp[0].bytes == 2 ?
+              cfx_deinterlace16_frame : cfx_deinterlace_frame) (comps,
               cur->n_components, &field, stream),
           "Deinterlacing a %dx%d %s frame", GST_VIDEO_FRAME_WIDTH (&out->video),
           GST_VIDEO_FRAME_HEIGHT (&out->video),

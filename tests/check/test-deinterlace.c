@@ -461,6 +461,94 @@ check_frame (GstVideoFrame * out, GstVideoFrame * p, GstVideoFrame * c,
   return ok;
 }
 
+/* 16-bit formats: every component against the reference's 16-bit path,
+ * on the significant bits of the input words (their unused bits are
+ * random); the output's unused bits must be 0 */
+static gint
+comp_byte_offset (const GstVideoFormatInfo * finfo, guint c)
+{
+  /* GStreamer 1.22 gives P01x's V the offset 1 of NV12: it is sample 1 */
+  gint off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+
+  return off % 2 ? off * 2 : off;
+}
+
+static guint16 *
+significant (GstVideoFrame * f, guint c, gint w, gint h)
+{
+  const GstVideoFormatInfo *finfo = f->info.finfo;
+  guint plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, c);
+  gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c);
+  guint mask = (1u << GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c)) - 1;
+  gint step = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c), x, y;
+  guint16 *v = g_new (guint16, (gsize) w * h);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      const guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, plane) +
+          (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (f, plane) +
+          comp_byte_offset (finfo, c) + (gsize) x * step;
+
+      v[(gsize) y * w + x] = ((p[0] | p[1] << 8) >> shift) & mask;
+    }
+  return v;
+}
+
+static gboolean
+check_frame16 (GstVideoFrame * out, GstVideoFrame * p, GstVideoFrame * c,
+    GstVideoFrame * n, const CfxDeintField * f, const gchar * what)
+{
+  static const CfxRefDeintMethod methods[] = {
+    [CFX_DEINT_BWDIF] = CFX_REF_DEINT_BWDIF,
+    [CFX_DEINT_YADIF] = CFX_REF_DEINT_YADIF,
+    [CFX_DEINT_ELA] = CFX_REF_DEINT_ELA,
+    [CFX_DEINT_LINEAR] = CFX_REF_DEINT_LINEAR,
+  };
+  const GstVideoFormatInfo *finfo = c->info.finfo;
+  gboolean ok = TRUE;
+  guint comp;
+
+  for (comp = 0; comp < GST_VIDEO_FRAME_N_COMPONENTS (c) && ok; comp++) {
+    gint w = GST_VIDEO_FRAME_COMP_WIDTH (c, comp);
+    gint h = GST_VIDEO_FRAME_COMP_HEIGHT (c, comp);
+    gint depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, comp);
+    gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (finfo, comp);
+    guint plane = GST_VIDEO_FORMAT_INFO_PLANE (finfo, comp);
+    gint step = GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, comp), x, y;
+    guint16 *in[3] = { significant (p, comp, w, h), significant (c, comp, w,
+          h), significant (n, comp, w, h)
+    };
+    guint16 *want = g_new (guint16, (gsize) w * h);
+    CfxRefPlane16 rp[3], rd = { want, w, w, h };
+    guint i;
+
+    for (i = 0; i < 3; i++) {
+      CfxRefPlane16 one = { in[i], w, w, h };
+      rp[i] = one;
+    }
+    cfx_ref_deinterlace_plane16 (&rd, &rp[0], &rp[1], &rp[2], depth,
+        f->parity, f->tff, methods[f->method], f->spatial_check,
+        f->intra_only);
+    for (y = 0; y < h && ok; y++)
+      for (x = 0; x < w && ok; x++) {
+        const guint8 *q = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, plane) +
+            (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (out, plane) +
+            comp_byte_offset (finfo, comp) + (gsize) x * step;
+        guint word = q[0] | q[1] << 8;
+
+        if (word != (guint) want[(gsize) y * w + x] << shift) {
+          g_print ("%s: component %u at %d,%d is 0x%04x, want 0x%04x\n",
+              what, comp, x, y, word, want[(gsize) y * w + x] << shift);
+          ok = FALSE;
+        }
+      }
+    for (i = 0; i < 3; i++)
+      g_free (in[i]);
+    g_free (want);
+  }
+  return ok;
+}
+
 typedef enum
 {
   ORDER_CAPS_TFF,
@@ -603,7 +691,9 @@ element_stream (const gchar * format, gint w, gint h, CfxDeintMethod method,
           GST_MAP_READ);
       fail_unless (gst_video_frame_map (&fo, &info, out, GST_MAP_READ));
       w2 = g_strdup_printf ("%s frame %u field %u", what, i, k);
-      ok &= check_frame (&fo, &fp, &fc, &fn, &f, w2);
+      ok &= GST_VIDEO_INFO_COMP_DEPTH (&info, 0) > 8 ?
+          check_frame16 (&fo, &fp, &fc, &fn, &f, w2) :
+          check_frame (&fo, &fp, &fc, &fn, &f, w2);
       g_free (w2);
       gst_video_frame_unmap (&fo);
       gst_video_frame_unmap (&fn);
@@ -653,6 +743,35 @@ GST_START_TEST (test_element_every_format)
         ok &= element_stream (formats[f], sizes[s].w, sizes[s].h, m, fields,
             order, spatial_check, natural, 5, variant);
       }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* 10 to 16-bit formats, random words (unused bits included): 6x14 is the
+ * smallest 4:2:0 frame two-byte bwdif takes (chroma 3x7) */
+GST_START_TEST (test_element_16bit_formats)
+{
+  static const gchar *formats16[] = { "I420_10LE", "P010_10LE", "P012_LE",
+    "P016_LE", "I422_10LE", "Y444_12LE", "Y444_16LE", "GRAY16_LE", NULL
+  };
+  const struct
+  {
+    gint w, h;
+  } sizes[] = { {6, 14}, {33, 17}, {720, 576} };
+  gboolean ok = TRUE;
+  guint f, s, m, variant = 0;
+
+  for (f = 0; formats16[f]; f++)
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+      for (m = 0; m < 4; m++) {
+        variant++;
+        ok &= element_stream (formats16[f], sizes[s].w, sizes[s].h, m,
+            variant % 3, (OrderSource) ((variant / 3) % 4), (variant / 4) & 1,
+            FALSE, 5, 1000 + variant);
+      }
+  ok &= element_stream ("P010_10LE", 1920, 1080, CFX_DEINT_BWDIF, 0,
+      ORDER_CAPS_TFF, TRUE, FALSE, 3, 7);
   fail_unless (ok);
 }
 
@@ -1229,6 +1348,7 @@ deinterlace_suite (void)
   tcase_add_test (tc, test_kernel_refuses_small_planes);
   tcase_add_test (tc, test_element_every_format);
   tcase_add_test (tc, test_element_full_hd);
+  tcase_add_test (tc, test_element_16bit_formats);
   tcase_add_test (tc, test_timestamps_and_counts);
   tcase_add_test (tc, test_eos_drain);
   tcase_add_test (tc, test_flush_resets_history);
