@@ -12,5 +12,6 @@
 #include <gst/gstcudafxbufferpool.h>
 #include <gst/gstcudafxhostmemory.h>
 #include <gst/gstcudafxfilter.h>
+#include <gst/gstcudafxdlpack.h>
 
 #endif

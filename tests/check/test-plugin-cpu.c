@@ -457,6 +457,31 @@ parse (const gchar * desc)
 
 /* ---- registration and names ----------------------------------------- */
 
+/* DLPack export of what is not device memory, or of a component the
+ * format lacks: NULL and an error saying which (no GPU needed) */
+GST_START_TEST (test_dlpack_export_refusals)
+{
+  GstVideoInfo info;
+  GstBuffer *sysbuf;
+  GError *error = NULL;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 64, 48);
+  sysbuf = gst_buffer_new_allocate (NULL, info.size, NULL);
+  fail_unless (gst_cuda_fx_buffer_export_dlpack (sysbuf, &info, 0, NULL,
+          &error) == NULL);
+  fail_unless (error != NULL && strstr (error->message, "device memory"),
+      "%s", error ? error->message : "no error");
+  g_clear_error (&error);
+  fail_unless (gst_cuda_fx_buffer_export_dlpack (sysbuf, &info, 3, NULL,
+          &error) == NULL);
+  fail_unless (error != NULL && strstr (error->message, "no component 3"),
+      "%s", error ? error->message : "no error");
+  g_clear_error (&error);
+  gst_buffer_unref (sysbuf);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_registration)
 {
   GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (), "cudafx");
@@ -1592,6 +1617,7 @@ plugin_cpu_suite (void)
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_registration);
+  tcase_add_test (tc, test_dlpack_export_refusals);
   tcase_add_test (tc, test_names_differ_from_nvcodec);
   tcase_add_test (tc, test_metadata_and_properties);
   tcase_add_test (tc, test_controlled_properties);

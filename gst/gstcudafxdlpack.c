@@ -1,0 +1,130 @@
+/* gst-cudafx: DLPack export of a device frame's component (see the
+ * header). The tensor holds the frame mapped for the consumer's stream
+ * until the consumer calls its deleter: the buffer stays alive (the map
+ * holds a reference) and our elements' next writer of it waits, on the
+ * GPU, for the work the consumer enqueued on that stream. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcudafxdlpack.h"
+#include "gstcudafxframe.h"
+#include "gstcudafxmemory.h"
+
+typedef struct
+{
+  GstCudaFxDLManagedTensor tensor;
+  GstCudaFxFrame frame;
+  int64_t shape[2];
+  int64_t strides[2];
+} Export;
+
+static void
+export_free (GstCudaFxDLManagedTensor * tensor)
+{
+  Export *e = (Export *) tensor;
+
+  if (e->frame.context)
+    gst_cuda_fx_context_make_current (e->frame.context);
+  /* records the consumer's reads; drops the map's buffer reference */
+  gst_cuda_fx_frame_unmap (&e->frame);
+  g_free (e);
+}
+
+/**
+ * gst_cuda_fx_buffer_export_dlpack: (skip)
+ * @buffer: a buffer of device memory (ours or GStreamer's CUDA memory)
+ * @info: its caps layout
+ * @component: the component to export (0: Y or gray, 1: U, 2: V)
+ * @stream: the CUDA stream the consumer will read the tensor on
+ * @error: where to put a reason for failing
+ *
+ * Exports component @component of @buffer's frame as a 2-D DLPack tensor
+ * of unsigned 8 or 16-bit samples, shape (rows, samples a row), strides in
+ * elements (a component interleaved with others, as NV12's U or UYVY's Y,
+ * has a column stride above 1), on the CUDA device of the buffer. @stream
+ * is made to wait on the GPU for the frame's last writer before this
+ * returns. Call the tensor's deleter when the consumer is done (after its
+ * work on @stream is enqueued): the buffer is kept alive until then, also
+ * after its pipeline is gone. The tensor is for reading: the frame may be
+ * shared with other elements.
+ *
+ * Returns: (transfer full) (nullable): the tensor, or %NULL with @error
+ * set (not device memory, no such component, samples that are not 8 or
+ * 16-bit).
+ */
+GstCudaFxDLManagedTensor *
+gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
+    const GstVideoInfo * info, guint component, cudaStream_t stream,
+    GError ** error)
+{
+  GstCudaFxContext *context = NULL;
+  GstCudaFxPlane *p;
+  GstMemory *mem;
+  Export *e;
+
+  g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
+  g_return_val_if_fail (info != NULL, NULL);
+
+  if (component >= GST_VIDEO_INFO_N_COMPONENTS (info)) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_MEMORY,
+        "A %s frame has no component %u", GST_VIDEO_INFO_NAME (info),
+        component);
+    return NULL;
+  }
+  mem = gst_buffer_n_memory (buffer) == 1 ? gst_buffer_peek_memory (buffer,
+      0) : NULL;
+  if (mem && gst_is_cuda_fx_memory (mem))
+    context = gst_cuda_fx_memory_get_context (mem);
+
+  e = g_new0 (Export, 1);
+  if (context && gst_cuda_fx_context_make_current (context) != cudaSuccess) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
+        "Cannot make CUDA device %d current",
+        gst_cuda_fx_context_get_device_id (context));
+    g_free (e);
+    return NULL;
+  }
+  if (!gst_cuda_fx_frame_map (&e->frame, info, buffer, GST_MAP_READ, context,
+          stream, error)) {
+    g_free (e);
+    return NULL;
+  }
+  p = &e->frame.comp[component];
+  if ((p->bytes != 1 && p->bytes != 2) || p->pitch % p->bytes
+      || p->step % p->bytes) {
+    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_MEMORY,
+        "Component %u of a %s frame has %d-byte samples: DLPack export takes "
+        "8 and 16-bit samples", component, GST_VIDEO_INFO_NAME (info),
+        p->bytes);
+    gst_cuda_fx_frame_unmap (&e->frame);
+    g_free (e);
+    return NULL;
+  }
+
+  e->shape[0] = p->height;
+  e->shape[1] = p->width;
+  e->strides[0] = p->pitch / p->bytes;
+  e->strides[1] = p->step / p->bytes;
+  e->tensor.dl_tensor.data = p->data;
+  e->tensor.dl_tensor.device.device_type = GST_CUDA_FX_DL_DEVICE_CUDA;
+  e->tensor.dl_tensor.device.device_id = context ?
+      gst_cuda_fx_context_get_device_id (context) : 0;
+  if (!context) {
+    struct cudaPointerAttributes attr;
+
+    if (cudaPointerGetAttributes (&attr, p->data) == cudaSuccess)
+      e->tensor.dl_tensor.device.device_id = attr.device;
+    cudaGetLastError ();
+  }
+  e->tensor.dl_tensor.ndim = 2;
+  e->tensor.dl_tensor.dtype.code = GST_CUDA_FX_DL_UINT;
+  e->tensor.dl_tensor.dtype.bits = 8 * p->bytes;
+  e->tensor.dl_tensor.dtype.lanes = 1;
+  e->tensor.dl_tensor.shape = e->shape;
+  e->tensor.dl_tensor.strides = e->strides;
+  e->tensor.dl_tensor.byte_offset = 0;
+  e->tensor.manager_ctx = e;
+  e->tensor.deleter = export_free;
+  return &e->tensor;
+}
