@@ -30,8 +30,7 @@ struct _GstCudaFxDownload
 {
   GstCudaFxFilter parent;
 
-  gboolean v210;                /* converting v210 (streaming thread only) */
-  GstCudaFxV210 v210_staging;
+  GstCudaFxV210 v210;
 };
 
 G_DEFINE_TYPE (GstCudaFxDownload, gst_cuda_fx_download,
@@ -68,29 +67,15 @@ gst_cuda_fx_download_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
 
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
       !gst_cuda_fx_caps_are_device (incaps));
-  self->v210 = gst_cuda_fx_v210_converts (out_info, in_info);
-  if (!self->v210)
-    return TRUE;
-  return gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
-      (gst_cuda_fx_filter_get_context (filter)) == cudaSuccess ?
-      gst_cuda_fx_v210_prepare (&self->v210_staging,
-          GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)) :
-      cudaErrorInvalidDevice, "Allocating a %dx%d v210 staging frame",
-      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
+  return gst_cuda_fx_v210_set_info (&self->v210, filter, out_info, in_info);
 }
 
 static gboolean
 gst_cuda_fx_download_stop (GstBaseTransform * trans)
 {
   GstCudaFxDownload *self = GST_CUDA_FX_DOWNLOAD (trans);
-  GstCudaFxContext *context =
-      gst_cuda_fx_filter_get_context (GST_CUDA_FX_FILTER (trans));
 
-  if (context && self->v210_staging.staging) {
-    gst_cuda_fx_context_make_current (context);
-    gst_cuda_fx_v210_clear (&self->v210_staging);
-  }
-  self->v210 = FALSE;
+  gst_cuda_fx_v210_stop (&self->v210, GST_CUDA_FX_FILTER (trans));
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_download_parent_class)->stop (trans);
 }
 
@@ -168,7 +153,7 @@ gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     return GST_FLOW_ERROR;
   }
 
-  err = self->v210 ? gst_cuda_fx_v210_download (&self->v210_staging, &out,
+  err = self->v210.active ? gst_cuda_fx_v210_download (&self->v210, &out,
       &in) : gst_cuda_fx_frame_download (&out, &in);
   if (!gst_cuda_fx_filter_unmap_frame (filter, &in)) {
     gst_video_frame_unmap (&out);

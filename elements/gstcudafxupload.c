@@ -35,8 +35,7 @@ struct _GstCudaFxUpload
 {
   GstCudaFxFilter parent;
 
-  gboolean v210;                /* converting v210 (streaming thread only) */
-  GstCudaFxV210 v210_staging;
+  GstCudaFxV210 v210;
 };
 
 G_DEFINE_TYPE (GstCudaFxUpload, gst_cuda_fx_upload, GST_TYPE_CUDA_FX_FILTER);
@@ -72,29 +71,15 @@ gst_cuda_fx_upload_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
 
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
       gst_cuda_fx_caps_are_device (incaps));
-  self->v210 = gst_cuda_fx_v210_converts (in_info, out_info);
-  if (!self->v210)
-    return TRUE;
-  return gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
-      (gst_cuda_fx_filter_get_context (filter)) == cudaSuccess ?
-      gst_cuda_fx_v210_prepare (&self->v210_staging,
-          GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)) :
-      cudaErrorInvalidDevice, "Allocating a %dx%d v210 staging frame",
-      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
+  return gst_cuda_fx_v210_set_info (&self->v210, filter, in_info, out_info);
 }
 
 static gboolean
 gst_cuda_fx_upload_stop (GstBaseTransform * trans)
 {
   GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (trans);
-  GstCudaFxContext *context =
-      gst_cuda_fx_filter_get_context (GST_CUDA_FX_FILTER (trans));
 
-  if (context && self->v210_staging.staging) {
-    gst_cuda_fx_context_make_current (context);
-    gst_cuda_fx_v210_clear (&self->v210_staging);
-  }
-  self->v210 = FALSE;
+  gst_cuda_fx_v210_stop (&self->v210, GST_CUDA_FX_FILTER (trans));
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_upload_parent_class)->stop (trans);
 }
 
@@ -201,7 +186,7 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     gst_video_frame_unmap (&in);
     return GST_FLOW_ERROR;
   }
-  err = self->v210 ? gst_cuda_fx_v210_upload (&self->v210_staging, &out,
+  err = self->v210.active ? gst_cuda_fx_v210_upload (&self->v210, &out,
       &in) : gst_cuda_fx_frame_upload (&out, &in);
   unmapped = gst_cuda_fx_filter_unmap_frame (filter, &out);
   gst_video_frame_unmap (&in);

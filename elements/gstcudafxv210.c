@@ -10,39 +10,64 @@
 #include "gstcudafxv210.h"
 #include "cudafx-kernels.h"
 
-gboolean
-gst_cuda_fx_v210_converts (const GstVideoInfo * system,
-    const GstVideoInfo * device)
+static void
+free_staging (GstCudaFxV210 * v210)
 {
-  return GST_VIDEO_INFO_FORMAT (system) == GST_VIDEO_FORMAT_v210
-      && GST_VIDEO_INFO_FORMAT (device) == GST_VIDEO_FORMAT_I422_10LE;
+  if (v210->staging)
+    cudaFree (v210->staging);
+  v210->staging = NULL;
+  v210->width = v210->height = v210->pitch = 0;
 }
 
-cudaError_t
-gst_cuda_fx_v210_prepare (GstCudaFxV210 * v210, gint width, gint height)
+static cudaError_t
+prepare (GstCudaFxV210 * v210, GstCudaFxContext * context, gint width,
+    gint height)
 {
-  cudaError_t err;
+  cudaError_t err = gst_cuda_fx_context_make_current (context);
 
+  if (err != cudaSuccess)
+    return err;
   if (v210->staging && v210->width == width && v210->height == height)
     return cudaSuccess;
-  gst_cuda_fx_v210_clear (v210);
-  v210->pitch = cfx_v210_pitch (width);
-  err = cudaMalloc ((void **) &v210->staging, (gsize) v210->pitch * height);
+  free_staging (v210);
+  err = cudaMalloc ((void **) &v210->staging,
+      (gsize) cfx_v210_pitch (width) * height);
   if (err != cudaSuccess) {
     v210->staging = NULL;
     return err;
   }
+  v210->pitch = cfx_v210_pitch (width);
   v210->width = width;
   v210->height = height;
   return cudaSuccess;
 }
 
-void
-gst_cuda_fx_v210_clear (GstCudaFxV210 * v210)
+gboolean
+gst_cuda_fx_v210_set_info (GstCudaFxV210 * v210, GstCudaFxFilter * filter,
+    const GstVideoInfo * system, const GstVideoInfo * device)
 {
-  if (v210->staging)
-    cudaFree (v210->staging);
-  memset (v210, 0, sizeof (*v210));
+  gint width = GST_VIDEO_INFO_WIDTH (system);
+  gint height = GST_VIDEO_INFO_HEIGHT (system);
+
+  v210->active = GST_VIDEO_INFO_FORMAT (system) == GST_VIDEO_FORMAT_v210
+      && GST_VIDEO_INFO_FORMAT (device) == GST_VIDEO_FORMAT_I422_10LE;
+  if (!v210->active)
+    return TRUE;
+  return gst_cuda_fx_check (filter, prepare (v210,
+          gst_cuda_fx_filter_get_context (filter), width, height),
+      "Allocating a %dx%d v210 staging frame", width, height);
+}
+
+void
+gst_cuda_fx_v210_stop (GstCudaFxV210 * v210, GstCudaFxFilter * filter)
+{
+  GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
+
+  if (context && v210->staging) {
+    gst_cuda_fx_context_make_current (context);
+    free_staging (v210);
+  }
+  v210->active = FALSE;
 }
 
 /* Bytes of a row both sides hold: the groups, and the padding as far as

@@ -10,21 +10,21 @@ G_BEGIN_DECLS
 
 typedef struct
 {
+  gboolean active;              /* converting (streaming thread only) */
   guint8 *staging;              /* device: the frame's v210 rows */
   gint pitch;                   /* bytes of a staging row */
   gint width, height;
 } GstCudaFxV210;
 
-/* Whether caps of @system (v210) and @device (I422_10LE) ask for the
- * conversion */
-gboolean gst_cuda_fx_v210_converts (const GstVideoInfo * system,
+/* From an element's set_info: whether caps of @system (v210) and @device
+ * (I422_10LE) ask for the conversion, and if so a staging buffer of their
+ * size; FALSE, with an element error posted, if it cannot be allocated */
+gboolean gst_cuda_fx_v210_set_info (GstCudaFxV210 * v210,
+    GstCudaFxFilter * filter, const GstVideoInfo * system,
     const GstVideoInfo * device);
-/* A staging buffer for @width x @height frames (the element's device
- * current); the old one, if of another size, freed */
-cudaError_t gst_cuda_fx_v210_prepare (GstCudaFxV210 * v210, gint width,
-    gint height);
-/* Frees the staging buffer (waits for the device: call when stopping) */
-void gst_cuda_fx_v210_clear (GstCudaFxV210 * v210);
+/* From an element's stop: frees the staging buffer (waits for the
+ * device) */
+void gst_cuda_fx_v210_stop (GstCudaFxV210 * v210, GstCudaFxFilter * filter);
 
 /* Enqueued on the frame's stream: the copy of @src's rows and the unpack
  * into @dst; the pack of @src and the copy of its rows into @dst */

@@ -80,18 +80,37 @@ ab_sum (const Comp16 & c, int a, int b, int x, int r)
   return at (c, a, x, r) + at (c, b, x, r);
 }
 
+/* What yadif and bwdif share: C's rows m and p (cm, cp), the temporal
+ * prediction d, A and B's difference td0 and the motion bound diff */
+struct Temporal
+{
+  int cm, cp, d, td0, diff;
+};
+
+D16 Temporal
+temporal (const Comp16 & c, int a, int b, int x, int y, int m, int p)
+{
+  Temporal t;
+  int ay = at (c, a, x, y), by = at (c, b, x, y), td1, td2;
+
+  t.cm = at (c, C, x, m);
+  t.cp = at (c, C, x, p);
+  t.d = (ay + by) >> 1;
+  t.td0 = iabs (ay - by);
+  /* P and N here, not A and B */
+  td1 = (iabs (at (c, P, x, m) - t.cm) + iabs (at (c, P, x, p) - t.cp)) >> 1;
+  td2 = (iabs (at (c, N, x, m) - t.cm) + iabs (at (c, N, x, p) - t.cp)) >> 1;
+  t.diff = imax (imax (t.td0 >> 1, td1), td2);
+  return t;
+}
+
 D16 int
 yadif (const Comp16 & c, int a, int b, int spatial_check, int x, int y)
 {
   int w = c.width, h = c.height;
   int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
-  int cm = at (c, C, x, m), cp = at (c, C, x, p);
-  int ay = at (c, a, x, y), by = at (c, b, x, y);
-  int d = (ay + by) >> 1;
-  int td0 = iabs (ay - by);
-  int td1 = (iabs (at (c, P, x, m) - cm) + iabs (at (c, P, x, p) - cp)) >> 1;
-  int td2 = (iabs (at (c, N, x, m) - cm) + iabs (at (c, N, x, p) - cp)) >> 1;
-  int diff = imax (imax (td0 >> 1, td1), td2);
+  Temporal t = temporal (c, a, b, x, y, m, p);
+  int cm = t.cm, cp = t.cp, d = t.d, diff = t.diff;
   int sp = (cm + cp) >> 1;
 
   if (3 <= x && x < w - 3) {
@@ -162,13 +181,8 @@ bwdif (const Comp16 & c, int a, int b, int x, int y)
   int edge = y < 4 || y + 5 > h;
   int m = edge ? (y > DF - 1 ? y - 1 : y + 1) : y - 1;
   int p = edge ? (y + DF < h ? y + 1 : y - 1) : y + 1;
-  int cm = at (c, C, x, m), cp = at (c, C, x, p);
-  int ay = at (c, a, x, y), by = at (c, b, x, y);
-  int d = (ay + by) >> 1;
-  int td0 = iabs (ay - by);
-  int td1 = (iabs (at (c, P, x, m) - cm) + iabs (at (c, P, x, p) - cp)) >> 1;
-  int td2 = (iabs (at (c, N, x, m) - cm) + iabs (at (c, N, x, p) - cp)) >> 1;
-  int diff = imax (imax (td0 >> 1, td1), td2);
+  Temporal t = temporal (c, a, b, x, y, m, p);
+  int cm = t.cm, cp = t.cp, d = t.d, td0 = t.td0, diff = t.diff;
   int i;
 
   if (diff == 0)

@@ -18,21 +18,19 @@
 
 #include "cudafx-kernels.h"
 #include "cfx-reference.h"
+#include "ref-test.h"
 
 int cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field);
 
 #define POISON 0xa5
 
-static uint64_t rng_state = 88172645463325252ull;
+static uint32_t rng_state = 2463534242u;
 
 static uint32_t
 rng (void)
 {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (uint32_t) (rng_state >> 11);
+  return cfx_ref_xorshift32 (&rng_state);
 }
 
 static long failures, checked;
