@@ -19,15 +19,42 @@ typedef struct
   int64_t strides[2];
 } Export;
 
+/* The consumer's thread keeps its own current device: ours is made
+ * current for our calls only */
+static gint
+enter (GstCudaFxContext * context)
+{
+  gint device = -1;
+
+  if (cudaGetDevice (&device) != cudaSuccess)
+    device = -1;
+  if (context)
+    gst_cuda_fx_context_make_current (context);
+  return device;
+}
+
+static void
+leave (gint device)
+{
+  if (device >= 0)
+    cudaSetDevice (device);
+  cudaGetLastError ();
+}
+
 static void
 export_free (GstCudaFxDLManagedTensor * tensor)
 {
   Export *e = (Export *) tensor;
+  GstBuffer *buffer = gst_buffer_ref (e->frame.video.buffer);
+  cudaStream_t stream = e->frame.stream;
+  gint device = enter (e->frame.context);
 
-  if (e->frame.context)
-    gst_cuda_fx_context_make_current (e->frame.context);
-  /* records the consumer's reads; drops the map's buffer reference */
-  gst_cuda_fx_frame_unmap (&e->frame);
+  /* records the consumer's reads for the frame's next writer; if that
+   * fails, the frame is not let go before the reads are done */
+  if (gst_cuda_fx_frame_unmap (&e->frame) != cudaSuccess)
+    cudaStreamSynchronize (stream);
+  gst_buffer_unref (buffer);
+  leave (device);
   g_free (e);
 }
 
@@ -42,7 +69,9 @@ export_free (GstCudaFxDLManagedTensor * tensor)
  * Exports component @component of @buffer's frame as a 2-D DLPack tensor
  * of unsigned 8 or 16-bit samples, shape (rows, samples a row), strides in
  * elements (a component interleaved with others, as NV12's U or UYVY's Y,
- * has a column stride above 1), on the CUDA device of the buffer. @stream
+ * has a column stride above 1; data is the start of the plane's rows and
+ * byte_offset the component's first sample), on the CUDA device of the
+ * buffer; the calling thread's current device is left as it was. @stream
  * is made to wait on the GPU for the frame's last writer before this
  * returns. Call the tensor's deleter when the consumer is done (after its
  * work on @stream is enqueued): the buffer is kept alive until then, also
@@ -62,6 +91,7 @@ gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
   GstCudaFxPlane *p;
   GstMemory *mem;
   Export *e;
+  gint device;
 
   g_return_val_if_fail (GST_IS_BUFFER (buffer), NULL);
   g_return_val_if_fail (info != NULL, NULL);
@@ -78,15 +108,10 @@ gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
     context = gst_cuda_fx_memory_get_context (mem);
 
   e = g_new0 (Export, 1);
-  if (context && gst_cuda_fx_context_make_current (context) != cudaSuccess) {
-    g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
-        "Cannot make CUDA device %d current",
-        gst_cuda_fx_context_get_device_id (context));
-    g_free (e);
-    return NULL;
-  }
+  device = enter (context);
   if (!gst_cuda_fx_frame_map (&e->frame, info, buffer, GST_MAP_READ, context,
           stream, error)) {
+    leave (device);
     g_free (e);
     return NULL;
   }
@@ -98,6 +123,7 @@ gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
         "8 and 16-bit samples", component, GST_VIDEO_INFO_NAME (info),
         p->bytes);
     gst_cuda_fx_frame_unmap (&e->frame);
+    leave (device);
     g_free (e);
     return NULL;
   }
@@ -106,7 +132,8 @@ gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
   e->shape[1] = p->width;
   e->strides[0] = p->pitch / p->bytes;
   e->strides[1] = p->step / p->bytes;
-  e->tensor.dl_tensor.data = p->data;
+  /* the rows' start, the component's first sample byte_offset after it */
+  e->tensor.dl_tensor.data = p->data - p->offset;
   e->tensor.dl_tensor.device.device_type = GST_CUDA_FX_DL_DEVICE_CUDA;
   e->tensor.dl_tensor.device.device_id = context ?
       gst_cuda_fx_context_get_device_id (context) : 0;
@@ -123,8 +150,9 @@ gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
   e->tensor.dl_tensor.dtype.lanes = 1;
   e->tensor.dl_tensor.shape = e->shape;
   e->tensor.dl_tensor.strides = e->strides;
-  e->tensor.dl_tensor.byte_offset = 0;
+  e->tensor.dl_tensor.byte_offset = p->offset;
   e->tensor.manager_ctx = e;
   e->tensor.deleter = export_free;
+  leave (device);
   return &e->tensor;
 }

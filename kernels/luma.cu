@@ -119,7 +119,7 @@ luma_copy16 (const CfxPlane & dst, const CfxPlane & src, cudaStream_t stream)
 
   /* a 16-bit plane out (GRAY16_LE); 9 to 16 significant bits in */
   if (dst.bytes != 2 || dst.step != 2 || dst.depth != 16 || dst.shift != 0
-      || src.step < 2 || src.depth < 9 || src.depth > 16 || src.shift < 0
+      || src.step < 2 || src.step % 2 || src.depth < 9 || src.depth > 16 || src.shift < 0
       || src.depth + src.shift > 16 || (uintptr_t) src.data % 2
       || src.pitch % 2 || (uintptr_t) dst.data % 2 || dst.pitch % 2)
     return cudaErrorInvalidValue;

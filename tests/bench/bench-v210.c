@@ -19,8 +19,8 @@ launch_unpack (int set, void *data)
   V210Data *d = data;
   CfxPlane *p = d->planes[set];
 
-  cfx_v210_unpack (p[0], p[1], p[2], d->v210[set], d->pitch, d->width,
-      d->height, 0);
+  CHECK (cfx_v210_unpack (p[0], p[1], p[2], d->v210[set], d->pitch,
+          d->width, d->height, 0));
 }
 
 static void
@@ -29,8 +29,8 @@ launch_pack (int set, void *data)
   V210Data *d = data;
   CfxPlane *p = d->planes[set];
 
-  cfx_v210_pack (d->v210[set], d->pitch, p[0], p[1], p[2], d->width,
-      d->height, 0);
+  CHECK (cfx_v210_pack (d->v210[set], d->pitch, p[0], p[1], p[2], d->width,
+          d->height, 0));
 }
 
 /* 16-bit planes (I422_10LE) with 256-byte pitches, as device frames have */
@@ -61,7 +61,7 @@ launch_luma16 (int set, void *data)
 {
   Luma16Data *d = data;
 
-  cfx_luma_copy (d->dst[set], d->src[set], 0);
+  CHECK (cfx_luma_copy (d->dst[set], d->src[set], 0));
 }
 
 void

@@ -122,10 +122,9 @@ GST_START_TEST (test_luma_kernel_against_reference)
 GST_END_TEST;
 
 /* The 16-bit kernel alone: P010-like words (10 bits up 6) and
- * I420_10LE-like ones (10 bits at 0) with random unused bits, from
- * aligned planes (vector path) and planes 2 bytes in (sample path), into
- * poisoned GRAY16 planes whose row padding must stay poisoned beyond the
- * vectors' reach */
+ * I420_10LE-like ones (10 bits at 0) with random unused bits, from planes
+ * at a 256-byte boundary and 2 bytes in, into poisoned GRAY16 planes whose
+ * bytes after each row's samples must stay poisoned */
 static gboolean
 luma16_case (gint w, gint h, gint depth, gint shift, gboolean aligned,
     guint64 seed)
@@ -163,8 +162,8 @@ luma16_case (gint w, gint h, gint depth, gint shift, gboolean aligned,
             shift, aligned ? "aligned" : "unaligned", x, y);
         ok = FALSE;
       }
-    /* past the last vector of the row: untouched */
-    for (x = GST_ROUND_UP_8 (w) * 2; x < pitch && ok; x++)
+    /* past the row's samples: untouched */
+    for (x = w * 2; x < pitch && ok; x++)
       if (row[x] != POISON) {
         g_print ("luma16 %dx%d: row %d byte %d written\n", w, h, y, x);
         ok = FALSE;
