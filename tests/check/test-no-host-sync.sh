@@ -26,7 +26,9 @@ root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 #   gstcudafxframe.c:unmap_foreign  a frame of GStreamer's CUDA memory
 #       handed to nvcodec's elements must be complete: they know nothing
 #       of our events
-allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c elements/gstcudafxdegrain.c:estimate_now elements/gstcudafxdegrain.c:collect_estimate gst/gstcudafxframe.c:unmap_foreign"
+#   gstcudafxdlpack.c:export_free  only when recording a DLPack consumer's
+#       reads failed: the frame must not be let go before they are done
+allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c elements/gstcudafxdegrain.c:estimate_now elements/gstcudafxdegrain.c:collect_estimate gst/gstcudafxframe.c:unmap_foreign gst/gstcudafxdlpack.c:export_free"
 
 # Name of the function around line N of FILE: the last line at or before it
 # that starts with a name and " (" (a GNU-style definition)
