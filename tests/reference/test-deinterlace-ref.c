@@ -611,6 +611,67 @@ output_field (const Config * cfg, int n, int o)
   return f;
 }
 
+/* FFmpeg on a raw clip of @pix_fmt, the same format out; @one_thread:
+ * no slice threading in the filter */
+static int
+run_ffmpeg (const char *pix_fmt, int w, int h, const char *in_path,
+    const char *vf, const char *out_path, int one_thread)
+{
+  char cmd[2048];
+
+  snprintf (cmd, sizeof (cmd),
+      "ffmpeg -nostdin -hide_banner -loglevel error -y %s"
+      "-f rawvideo -pix_fmt %s -video_size %dx%d -framerate 25 -i '%s' "
+      "-vf '%s' -fps_mode passthrough -f rawvideo -pix_fmt %s '%s'",
+      one_thread ? "-filter_threads 1 " : "", pix_fmt, w, h, in_path, vf,
+      pix_fmt, out_path);
+  return run_cmd (cmd);
+}
+
+/* Differences between the reference's plane and FFmpeg's (@bytes a
+ * sample, @w x @h samples from @off of each frame buffer), the first ones
+ * of a configuration (@mism so far) printed; counts the samples */
+static long
+plane_mismatches (const void *ref, const void *ff, int bytes, size_t off,
+    int w, int h, const char *what, int o, const OutputField * f, int pl,
+    long mism)
+{
+  long n = 0;
+  int x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      size_t k = off + (size_t) y * w + x;
+      int a = bytes == 1 ? ((const uint8_t *) ref)[k] :
+          ((const uint16_t *) ref)[k];
+      int b = bytes == 1 ? ((const uint8_t *) ff)[k] :
+          ((const uint16_t *) ff)[k];
+
+      if (a != b) {
+        if (mism + n < 10)
+          fprintf (stderr, "MISMATCH %s: output %d (frame %d field %d, "
+              "intra %d) plane %d x=%d y=%d: ref %d ffmpeg %d\n", what, o,
+              f->frame, f->field, f->intra, pl, x, y, a, b);
+        n++;
+      }
+    }
+  total_samples += (long) w *h;
+  return n;
+}
+
+/* A configuration's result line (@head, then the outputs) and totals */
+static void
+finish_config (const char *head, const char *where, int n_out, long mism)
+{
+  printf ("%s %3d outputs  %s", head, n_out, mism ? "" : "ok\n");
+  if (mism) {
+    printf ("%ld MISMATCHES\n", mism);
+    fail ("%s: %ld differing samples", where, mism);
+  }
+  total_outputs += n_out;
+  total_mismatches += mism;
+}
+
 /* Every configuration a clip is compared in: yadif modes 0-3 and bwdif
  * modes 0-1, each with tff and bff */
 static void
@@ -646,7 +707,7 @@ compare_config (const Clip * clip, const Config * cfg)
   int send_field = cfg->mode & 1;
   int spatial_check = !(cfg->mode & 2);
   int n_out = clip->n * (send_field ? 2 : 1);
-  char vf[256], cmd[2048];
+  char vf[256], what[320], head[400];
   uint8_t *ff, *ref;
   size_t ff_size;
   long mism = 0;
@@ -658,12 +719,7 @@ compare_config (const Clip * clip, const Config * cfg)
     fail ("%s: cannot write %s", clip->name, in_path);
     return;
   }
-  snprintf (cmd, sizeof (cmd),
-      "ffmpeg -nostdin -hide_banner -loglevel error -y "
-      "-f rawvideo -pix_fmt yuv420p -video_size %dx%d -framerate 25 -i '%s' "
-      "-vf '%s' -fps_mode passthrough -f rawvideo -pix_fmt yuv420p '%s'",
-      clip->w, clip->h, in_path, vf, out_path);
-  if (run_cmd (cmd) != 0) {
+  if (run_ffmpeg ("yuv420p", clip->w, clip->h, in_path, vf, out_path, 0)) {
     fail ("%s / %s: ffmpeg failed", clip->name, vf);
     return;
   }
@@ -676,52 +732,35 @@ compare_config (const Clip * clip, const Config * cfg)
     return;
   }
 
+  snprintf (what, sizeof (what), "%s %s", clip->name, vf);
   ref = malloc (g.frame_size);
   for (o = 0; o < n_out; o++) {
     OutputField f = output_field (cfg, clip->n, o);
-    int i = f.frame, k = f.field, parity = f.parity, intra = f.intra;
     const uint8_t *fp = clip->data + g.frame_size * f.prev;
-    const uint8_t *fc = clip->data + g.frame_size * i;
+    const uint8_t *fc = clip->data + g.frame_size * f.frame;
     const uint8_t *fn = clip->data + g.frame_size * f.next;
     const uint8_t *fo = ff + g.frame_size * o;
 
     for (pl = 0; pl < 3; pl++) {
-      int w = g.w[pl], h = g.h[pl], x, y;
+      int w = g.w[pl], h = g.h[pl];
       CfxRefPlane P = plane_of ((uint8_t *) fp + g.off[pl], w, h);
       CfxRefPlane C = plane_of ((uint8_t *) fc + g.off[pl], w, h);
       CfxRefPlane N = plane_of ((uint8_t *) fn + g.off[pl], w, h);
       CfxRefPlane D = plane_of (ref + g.off[pl], w, h);
 
-      cfx_ref_deinterlace_plane (&D, &P, &C, &N, parity, cfg->tff,
-          config_method (cfg), spatial_check, intra);
-
-      for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++) {
-          int a = ref[g.off[pl] + (size_t) y * w + x];
-          int b = fo[g.off[pl] + (size_t) y * w + x];
-
-          if (a != b) {
-            if (mism < 10)
-              fprintf (stderr, "MISMATCH %s %s: output %d (frame %d field "
-                  "%d, intra %d) plane %d x=%d y=%d: ref %d ffmpeg %d\n",
-                  clip->name, vf, o, i, k, intra, pl, x, y, a, b);
-            mism++;
-          }
-        }
-      total_samples += (long) w *h;
+      cfx_ref_deinterlace_plane (&D, &P, &C, &N, f.parity, cfg->tff,
+          config_method (cfg), spatial_check, f.intra);
+      mism += plane_mismatches (ref, fo, 1, g.off[pl], w, h, what, o, &f,
+          pl, mism);
     }
   }
-  total_outputs += n_out;
   free (ref);
   free (ff);
 
-  printf ("%-12s %4dx%-4d %2d frames  %-52s %3d outputs  %s", clip->name,
-      clip->w, clip->h, clip->n, vf, n_out, mism ? "" : "ok\n");
-  if (mism) {
-    printf ("%ld MISMATCHES\n", mism);
-    fail ("%s / %s: %ld differing samples", clip->name, vf, mism);
-  }
-  total_mismatches += mism;
+  snprintf (head, sizeof (head), "%-12s %4dx%-4d %2d frames  %-52s",
+      clip->name, clip->w, clip->h, clip->n, vf);
+  snprintf (what, sizeof (what), "%s / %s", clip->name, vf);
+  finish_config (head, what, n_out, mism);
 }
 
 static void
@@ -885,7 +924,7 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
   int send_field = cfg->mode & 1;
   int spatial_check = !(cfg->mode & 2);
   int n_out = clip->n * (send_field ? 2 : 1);
-  char vf[256], cmd[2048];
+  char vf[256], what[320], head[400];
   uint16_t *ff, *ref;
   size_t ff_n;
   long mism = 0;
@@ -901,12 +940,7 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
    * filter thread: with slices, FFmpeg 5.1's high-bit-depth yadif gave a
    * different value at x = 0 of a slice's first row from run to run (seen
    * at 64x48, y = 16), so the comparison would be with a moving target. */
-  snprintf (cmd, sizeof (cmd),
-      "ffmpeg -nostdin -hide_banner -loglevel error -y -filter_threads 1 "
-      "-f rawvideo -pix_fmt %s -video_size %dx%d -framerate 25 -i '%s' "
-      "-vf '%s' -fps_mode passthrough -f rawvideo -pix_fmt %s '%s'",
-      fmt->pix_fmt, clip->w, clip->h, in_path, vf, fmt->pix_fmt, out_path);
-  if (run_cmd (cmd) != 0) {
+  if (run_ffmpeg (fmt->pix_fmt, clip->w, clip->h, in_path, vf, out_path, 1)) {
     fail ("%s %s / %s: ffmpeg failed", clip->name, fmt->pix_fmt, vf);
     return;
   }
@@ -920,55 +954,35 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
     return;
   }
 
+  snprintf (what, sizeof (what), "%s %s %s", clip->name, fmt->pix_fmt, vf);
   ref = malloc (g.frame_size * sizeof (uint16_t));
   for (o = 0; o < n_out; o++) {
     OutputField f = output_field (cfg, clip->n, o);
-    int i = f.frame, k = f.field, parity = f.parity, intra = f.intra;
     uint16_t *fp = clip->data + g.frame_size * f.prev;
-    uint16_t *fc = clip->data + g.frame_size * i;
+    uint16_t *fc = clip->data + g.frame_size * f.frame;
     uint16_t *fn = clip->data + g.frame_size * f.next;
     const uint16_t *fo = ff + g.frame_size * o;
 
     for (pl = 0; pl < 3; pl++) {
-      int w = g.w[pl], h = g.h[pl], x, y;
+      int w = g.w[pl], h = g.h[pl];
       CfxRefPlane16 P = plane16_of (fp + g.off[pl], w, h);
       CfxRefPlane16 C = plane16_of (fc + g.off[pl], w, h);
       CfxRefPlane16 N = plane16_of (fn + g.off[pl], w, h);
       CfxRefPlane16 D = plane16_of (ref + g.off[pl], w, h);
 
-      cfx_ref_deinterlace_plane16 (&D, &P, &C, &N, fmt->depth, parity,
-          cfg->tff, config_method (cfg), spatial_check, intra);
-
-      for (y = 0; y < h; y++)
-        for (x = 0; x < w; x++) {
-          int a = ref[g.off[pl] + (size_t) y * w + x];
-          int b = fo[g.off[pl] + (size_t) y * w + x];
-
-          if (a != b) {
-            if (mism < 10)
-              fprintf (stderr, "MISMATCH %s %s %s: output %d (frame %d "
-                  "field %d, intra %d) plane %d x=%d y=%d: ref %d ffmpeg "
-                  "%d\n", clip->name, fmt->pix_fmt, vf, o, i, k, intra, pl,
-                  x, y, a, b);
-            mism++;
-          }
-        }
-      total_samples += (long) w *h;
+      cfx_ref_deinterlace_plane16 (&D, &P, &C, &N, fmt->depth, f.parity,
+          cfg->tff, config_method (cfg), spatial_check, f.intra);
+      mism += plane_mismatches (ref, fo, 2, g.off[pl], w, h, what, o, &f,
+          pl, mism);
     }
   }
-  total_outputs += n_out;
   free (ref);
   free (ff);
 
-  printf ("%-12s %-12s %3dx%-3d %2d frames  %-52s %3d outputs  %s",
-      clip->name, fmt->pix_fmt, clip->w, clip->h, clip->n, vf, n_out,
-      mism ? "" : "ok\n");
-  if (mism) {
-    printf ("%ld MISMATCHES\n", mism);
-    fail ("%s %s / %s: %ld differing samples", clip->name, fmt->pix_fmt, vf,
-        mism);
-  }
-  total_mismatches += mism;
+  snprintf (head, sizeof (head), "%-12s %-12s %3dx%-3d %2d frames  %-52s",
+      clip->name, fmt->pix_fmt, clip->w, clip->h, clip->n, vf);
+  snprintf (what, sizeof (what), "%s %s / %s", clip->name, fmt->pix_fmt, vf);
+  finish_config (head, what, n_out, mism);
 }
 
 static void
