@@ -87,6 +87,15 @@ child (GstElement * pipeline, const char *name)
   return e;
 }
 
+/* frame @n of the 25 frames/s stream into the appsrc (which takes @buf) */
+static void
+push_frame (GstElement * pipeline, GstBuffer * buf, int n)
+{
+  GST_BUFFER_PTS (buf) = n * GST_SECOND / 25;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 25;
+  gst_app_src_push_buffer (GST_APP_SRC (child (pipeline, "src")), buf);
+}
+
 static void
 stop (GstElement * pipeline)
 {
@@ -149,9 +158,7 @@ run_device (GstCudaFxContext * ctx, int frames, unsigned long long *sums)
           n, c);
     /* the elements wait (on the GPU) for our kernels */
     gst_cuda_fx_frame_unmap (&f);
-    GST_BUFFER_PTS (buf) = n * GST_SECOND / 25;
-    GST_BUFFER_DURATION (buf) = GST_SECOND / 25;
-    gst_app_src_push_buffer (GST_APP_SRC (child (pipeline, "src")), buf);
+    push_frame (pipeline, buf, n);
   }
   gst_app_src_end_of_stream (GST_APP_SRC (child (pipeline, "src")));
 
@@ -215,9 +222,7 @@ run_system (int frames, unsigned long long *sums)
           ((unsigned char *) GST_VIDEO_FRAME_COMP_DATA (&f, c))[y *
               GST_VIDEO_FRAME_COMP_STRIDE (&f, c) + x] = pattern (x, y, n, c);
     gst_video_frame_unmap (&f);
-    GST_BUFFER_PTS (buf) = n * GST_SECOND / 25;
-    GST_BUFFER_DURATION (buf) = GST_SECOND / 25;
-    gst_app_src_push_buffer (GST_APP_SRC (child (pipeline, "src")), buf);
+    push_frame (pipeline, buf, n);
   }
   gst_app_src_end_of_stream (GST_APP_SRC (child (pipeline, "src")));
 

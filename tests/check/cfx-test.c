@@ -189,6 +189,15 @@ cfx_test_plane_row_bytes (const GstVideoInfo * info, guint p)
   }
 }
 
+gint
+cfx_test_comp_byte_offset (const GstVideoFormatInfo * finfo, guint c)
+{
+  gint off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
+  gint bytes = GST_VIDEO_FORMAT_INFO_BITS (finfo) > 8 ? 2 : 1;
+
+  return off % bytes ? off * bytes : off;
+}
+
 gboolean
 cfx_test_frames_equal (GstVideoFrame * a, GstVideoFrame * b,
     const gchar * what)

@@ -66,6 +66,10 @@ void cfx_test_check_samples_equal (GPtrArray * got, GPtrArray * want,
 
 /* Byte count of the visible part of row of plane @p */
 gsize cfx_test_plane_row_bytes (const GstVideoInfo * info, guint p);
+/* Bytes from a pixel group's start to component @c's sample in its plane.
+ * GStreamer 1.22 gives P010/P012/P016's V the offset 1 of NV12, inside
+ * U's 2-byte sample: V is sample 1 of the pair, byte 2 */
+gint cfx_test_comp_byte_offset (const GstVideoFormatInfo * finfo, guint c);
 
 G_END_DECLS
 

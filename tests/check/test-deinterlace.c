@@ -464,15 +464,6 @@ check_frame (GstVideoFrame * out, GstVideoFrame * p, GstVideoFrame * c,
 /* 16-bit formats: every component against the reference's 16-bit path,
  * on the significant bits of the input words (their unused bits are
  * random); the output's unused bits must be 0 */
-static gint
-comp_byte_offset (const GstVideoFormatInfo * finfo, guint c)
-{
-  /* GStreamer 1.22 gives P01x's V the offset 1 of NV12: it is sample 1 */
-  gint off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
-
-  return off % 2 ? off * 2 : off;
-}
-
 static guint16 *
 significant (GstVideoFrame * f, guint c, gint w, gint h)
 {
@@ -487,7 +478,7 @@ significant (GstVideoFrame * f, guint c, gint w, gint h)
     for (x = 0; x < w; x++) {
       const guint8 *p = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f, plane) +
           (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (f, plane) +
-          comp_byte_offset (finfo, c) + (gsize) x * step;
+          cfx_test_comp_byte_offset (finfo, c) + (gsize) x * step;
 
       v[(gsize) y * w + x] = ((p[0] | p[1] << 8) >> shift) & mask;
     }
@@ -533,7 +524,7 @@ check_frame16 (GstVideoFrame * out, GstVideoFrame * p, GstVideoFrame * c,
       for (x = 0; x < w && ok; x++) {
         const guint8 *q = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (out, plane) +
             (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (out, plane) +
-            comp_byte_offset (finfo, comp) + (gsize) x * step;
+            cfx_test_comp_byte_offset (finfo, comp) + (gsize) x * step;
         guint word = q[0] | q[1] << 8;
 
         if (word != (guint) want[(gsize) y * w + x] << shift) {

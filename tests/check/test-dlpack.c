@@ -10,17 +10,6 @@
 #include <gst/app/app.h>
 #include <gst/cudafx.h>
 
-/* GStreamer 1.22 says 1 for the second chroma byte offset of P01x (as for
- * NV12); the sample is 2 bytes in */
-static gint
-comp_byte_offset (const GstVideoFormatInfo * finfo, guint c)
-{
-  gint off = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
-  gint bytes = GST_VIDEO_FORMAT_INFO_BITS (finfo) > 8 ? 2 : 1;
-
-  return off % bytes ? off * bytes : off;
-}
-
 /* The tensor's samples, read through its fields, equal to component @c of
  * @sys (a mapped system-memory frame) */
 static gboolean
@@ -55,7 +44,7 @@ tensor_matches (GstCudaFxDLManagedTensor * t, GstVideoFrame * sys, guint c,
           (gsize) x * dl->strides[1] * bytes;
       const guint8 *want = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (sys, plane)
           + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (sys, plane) +
-          comp_byte_offset (finfo, c) + (gsize) x *
+          cfx_test_comp_byte_offset (finfo, c) + (gsize) x *
           GST_VIDEO_FRAME_COMP_PSTRIDE (sys, c);
 
       if (memcmp (got, want, bytes) != 0) {
