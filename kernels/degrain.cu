@@ -717,10 +717,9 @@ launch_one (int blocks, const LevelArgs & args, cudaStream_t stream)
 
   if (cudaGetDevice (&dev) == cudaSuccess && dev >= 0 && dev < 64
       && !hinted[dev]) {
-    if (cudaFuncSetAttribute ((const void *) degrain_level < R, T, NT, EST >,
-            cudaFuncAttributePreferredSharedMemoryCarveout,
-            cudaSharedmemCarveoutMaxShared) != cudaSuccess)
-      (void) cudaGetLastError ();       /* only a hint: not this launch's */
+    (void) cudaFuncSetAttribute ((const void *) degrain_level < R, T, NT,
+        EST >, cudaFuncAttributePreferredSharedMemoryCarveout,
+        cudaSharedmemCarveoutMaxShared);        /* only a hint */
     hinted[dev] = true;
   }
   return cfx_launch (degrain_level < R, T, NT, EST >, blocks, NT, 0, stream,
