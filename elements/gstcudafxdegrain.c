@@ -315,6 +315,7 @@ collect_estimate (GstCudaFxDegrain * self)
     return TRUE;
   err = cudaEventQuery (self->events[slot]);
   if (err == cudaErrorNotReady) {
+    (void) cudaGetLastError ();   /* not an error: not for the launch check */
     GST_LOG_OBJECT (self, "estimate of frame %" G_GUINT64_FORMAT " is late",
         self->frames - EST_LAG);
     err = cudaEventSynchronize (self->events[slot]);

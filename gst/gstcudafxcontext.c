@@ -849,6 +849,9 @@ _gst_cuda_fx_check (GstElement * element, cudaError_t err, const gchar * file,
   if (G_LIKELY (err == cudaSuccess))
     return TRUE;
 
+  /* reported here: cleared, or the next launch check of this thread
+   * (streaming threads are reused) would report it again */
+  cudaGetLastError ();
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
   va_end (args);

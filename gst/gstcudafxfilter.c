@@ -786,16 +786,19 @@ finish_output (GstCudaFxFilter * filter, GstCudaFxFrame * in,
 /**
  * gst_cuda_fx_filter_make_current:
  *
- * Before a frame's work: the element's device current. Posts an element
- * error if it cannot be made current. (Kernel launches report their own
- * status, cfx_launch: an error left in the thread by an earlier call is
- * never taken for theirs.)
+ * Before a frame's work: the element's device current, and the thread's
+ * last CUDA error cleared. Streaming threads are reused between pipelines:
+ * an error an earlier call left there (a failed allocation, already
+ * reported or deliberately ignored) must not be taken for this frame's
+ * kernel launch failing. Posts an element error if the device cannot be
+ * made current.
  */
 gboolean
 gst_cuda_fx_filter_make_current (GstCudaFxFilter * filter)
 {
   GstCudaFxContext *context = PRIV (filter)->context;
 
+  (void) cudaGetLastError ();
   return gst_cuda_fx_check (filter, gst_cuda_fx_context_make_current
       (context), "Making device %d current",
       gst_cuda_fx_context_get_device_id (context));

@@ -717,9 +717,10 @@ launch_one (int blocks, const LevelArgs & args, cudaStream_t stream)
 
   if (cudaGetDevice (&dev) == cudaSuccess && dev >= 0 && dev < 64
       && !hinted[dev]) {
-    (void) cudaFuncSetAttribute ((const void *) degrain_level < R, T, NT,
-        EST >, cudaFuncAttributePreferredSharedMemoryCarveout,
-        cudaSharedmemCarveoutMaxShared);        /* only a hint */
+    if (cudaFuncSetAttribute ((const void *) degrain_level < R, T, NT, EST >,
+            cudaFuncAttributePreferredSharedMemoryCarveout,
+            cudaSharedmemCarveoutMaxShared) != cudaSuccess)
+      (void) cudaGetLastError ();       /* only a hint: not this launch's */
     hinted[dev] = true;
   }
   return cfx_launch (degrain_level < R, T, NT, EST >, blocks, NT, 0, stream,
