@@ -789,9 +789,10 @@ finish_output (GstCudaFxFilter * filter, GstCudaFxFrame * in,
  * Before a frame's work: the element's device current, and the thread's
  * last CUDA error cleared. Streaming threads are reused between pipelines:
  * an error an earlier call left there (a failed allocation, already
- * reported or deliberately ignored) must not be taken for this frame's
- * kernel launch failing. Posts an element error if the device cannot be
- * made current.
+ * reported or deliberately ignored, or one the runtime posted) must not
+ * surface in this frame's calls. Launches report their own status
+ * (cfx_launch) and do not read it. Posts an element error if the device
+ * cannot be made current.
  */
 gboolean
 gst_cuda_fx_filter_make_current (GstCudaFxFilter * filter)
