@@ -19,6 +19,12 @@
  * regraining and quality control. All of them may change while playing and
  * take effect at the next frame.
  *
+ * 10- to 16-bit formats (P010_10LE, I420_10LE, I422_10LE, Y444_16LE ...)
+ * are degrained at their full depth. Noise levels (`sigma`, the estimates
+ * and the messages) stay in 8-bit units at every depth: sigma 2 is 8 codes
+ * of 10-bit video, and `output=noise` centres on half the range (512 at 10
+ * bits). Unused bits of the input are ignored and written as 0.
+ *
  * The automatic estimate of a frame is read back asynchronously and used
  * four frames later, smoothed by an exponential moving average (weight 1/8
  * per new frame): frame k applies the estimates of frames 0 to k - 4, so
@@ -155,9 +161,10 @@ gst_cuda_fx_degrain_output_get_type (void)
   return type;
 }
 
-#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
-
-#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
+/* 8-bit formats and 16-bit words of 10 to 16 bits: the kernel works in
+ * 8-bit units at every depth (kernels/degrain.cu) */
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS_WITH_16BIT)
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS_WITH_16BIT)
 
 /* ---- state ----------------------------------------------------------- */
 
@@ -638,8 +645,9 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
           0.0, 4.0, DEFAULT_CHROMA_STRENGTH, LIVE_FLAGS));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
-          "Noise standard deviation in 8-bit units, the same for every "
-          "plane; 0 estimates it per plane from the video (automatic)",
+          "Noise standard deviation in 8-bit units (at 10 bits, 4 codes "
+          "per unit), the same for every plane; 0 estimates it per plane "
+          "from the video (automatic)",
           0.0, 255.0, DEFAULT_SIGMA, LIVE_FLAGS));
   g_object_class_install_property (gobject_class, PROP_LEVELS,
       g_param_spec_int ("levels", "Levels",

@@ -193,13 +193,10 @@ gst_cuda_fx_deinterlace_mode_get_type (void)
 /* Like every element's: device memory only. (Alternate, one field per
  * buffer, would need the format:Interlaced feature: it fails negotiation,
  * here and at cudafxupload.) */
-/* the filters' formats and the planar and semi-planar 10 to 16-bit
- * ones (kernels/deinterlace16.cu) */
-#define DEINTERLACE_FORMATS "{ " GST_CUDA_FX_FORMATS_8BIT ", " \
-    GST_CUDA_FX_FORMATS_16BIT " }"
-#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (DEINTERLACE_FORMATS)
-
-#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (DEINTERLACE_FORMATS)
+/* 8-bit formats and the planar and semi-planar 10 to 16-bit ones
+ * (kernels/deinterlace16.cu) */
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS_WITH_16BIT)
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS_WITH_16BIT)
 
 /* ---- caps --------------------------------------------------------------- */
 

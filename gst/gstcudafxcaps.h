@@ -23,9 +23,12 @@ G_BEGIN_DECLS
 
 /* The formats every filter handles */
 #define GST_CUDA_FX_FORMATS "{ " GST_CUDA_FX_FORMATS_8BIT " }"
-/* The formats upload and download carry between system and device memory */
-#define GST_CUDA_FX_TRANSFER_FORMATS \
+/* Both kinds: what the filters that know 16-bit words take (cudaluma,
+ * cudadeinterlace, cudadegrain) */
+#define GST_CUDA_FX_FORMATS_WITH_16BIT \
     "{ " GST_CUDA_FX_FORMATS_8BIT ", " GST_CUDA_FX_FORMATS_16BIT " }"
+/* The formats upload and download carry between system and device memory */
+#define GST_CUDA_FX_TRANSFER_FORMATS GST_CUDA_FX_FORMATS_WITH_16BIT
 /* What upload takes and download gives in system memory: those, and
  * v210 (10-bit 4:2:2 of capture cards), converted to and from I422_10LE */
 #define GST_CUDA_FX_SYSTEM_FORMATS \

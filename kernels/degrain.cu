@@ -1,13 +1,13 @@
 /* Degrain: undecimated ("a trous") wavelet, per-band shrinkage, plain sum.
  * Definition: tests/reference/degrain.c (the GPU matches it within 1 per
- * 8-bit sample; soft and identity are the same float operations in the same
+ * sample in 8-bit units; soft and identity are the same float operations in the same
  * order, Wiener differs only by float vs double in the window mean).
  *
  * One fused kernel per level, for every channel of the frame in one grid
  * (channels are flattened into one list of tiles). A block owns a T x T
  * tile of outputs and keeps everything else in shared memory:
  *
- *   A  load the low band C (the 8-bit input at level 0) over the tile plus
+ *   A  load the low band C (the input at level 0) over the tile plus
  *      a halo of 4 (the Wiener window) plus R = 1 << level (the split),
  *      with mirrored coordinates;
  *   B  split it horizontally into L and H over the rows A loaded and the
@@ -18,7 +18,14 @@
  *   D  per output: sum 9 columns of C's sums (the 9x9 mean of w^2), split
  *      again at the output (cheaper than keeping the bands), shrink, add
  *      to the running sum of the shrunk bands, and write the next level's
- *      low band and that sum, or at the last level the 8-bit result.
+ *      low band and that sum, or at the last level the result.
+ *
+ * Samples of 9 to 16 bits (bytes 2, any shift) are read as value / 2^(depth
+ * - 8), so the transform, the thresholds (sigma in 8-bit units) and the
+ * estimate work in 8-bit units at any depth; scaling by a power of two is
+ * exact in float, so this is the same arithmetic as working in the
+ * format's own units with sigma scaled. The result goes back times
+ * 2^(depth - 8), rounded, clipped to the depth, unused bits 0.
  *
  * Mirrored loads make the whole tile mirror-consistent: the band computed
  * at an outside coordinate X from mirrored samples equals the band at
@@ -31,10 +38,11 @@
  * overlap into one span while R < T + 8 (offset D = min (R, T + 8)).
  *
  * Floor and traffic. The operation must read and write each sample once
- * (2 bytes per sample). The transform moves, per sample: level 0 reads 1
- * byte and writes 8 (low band, sum), a middle level reads 8 and writes 8,
- * the last level reads 9 and writes 1: 4K I420 with 5 levels is 12.4
- * Msamples x 67 bytes = 834 MB, 0.29 ms at 2.9 TB/s. The halo reads come
+ * (2 bytes per 8-bit sample, 4 per 16-bit). The transform moves, per
+ * sample: level 0 reads 1 byte and writes 8 (low band, sum), a middle level
+ * reads 8 and writes 8, the last level reads 9 and writes 1 (2 more bytes
+ * at 16 bits): 4K I420 with 5 levels is 12.4 Msamples x 67 bytes = 834 MB,
+ * 0.29 ms at 2.9 TB/s. The halo reads come
  * from L2 (a tile of 32 at R = 16 reads 5x its area); shared memory
  * traffic, about 50 accesses per sample per level, is the real limit.
  *
@@ -88,6 +96,12 @@ struct LevelChannel
   float *acc;
   int *tile_med;
   int src_pitch, src_step, dst_pitch, dst_step;
+  /* samples: 1 or 2 bytes, depth bits at shift; the transform works in
+   * 8-bit units (sample * to8, a power of two: exact), the output goes back
+   * by from8 and is clipped to top */
+  int bytes, shift;
+  unsigned mask;
+  float to8, from8, top, top8;
   int width, height, fpitch;
   int blocks_x, block_start;
   int est_tiles_x, est_tiles_y, est_tw, est_th;
@@ -114,6 +128,33 @@ struct PercentileArgs
 };
 
 /* ---- device helpers -------------------------------------------------- */
+
+/* Sample (x, y) of the channel's input in 8-bit units (unused bits
+ * ignored) */
+__device__ __forceinline__ float
+load_sample (const LevelChannel & ch, int x, int y)
+{
+  const uint8_t *p = ch.src + (size_t) y * ch.src_pitch + (size_t) x *
+      ch.src_step;
+
+  if (ch.bytes == 1)
+    return __ldg (p);
+  return (float) ((__ldg ((const uint16_t *) p) >> ch.shift) & ch.mask) *
+      ch.to8;
+}
+
+/* A rounded, clipped output value (0 .. top) into the channel's output,
+ * unused bits 0 */
+__device__ __forceinline__ void
+store_sample (const LevelChannel & ch, int x, int y, float o)
+{
+  uint8_t *p = ch.dst + (size_t) y * ch.dst_pitch + (size_t) x * ch.dst_step;
+
+  if (ch.bytes == 1)
+    *p = (uint8_t) o;
+  else
+    *(uint16_t *) p = (uint16_t) ((unsigned) o << ch.shift);
+}
 
 /* Tile coordinate (relative to the tile's first output) of index i of the
  * C tile along one axis: three strips of TE at -R, 0, +R around the band
@@ -261,8 +302,7 @@ degrain_level (const __grid_constant__ LevelArgs a)
     float v;
 
     if (R == 1)
-      v = __ldg (ch.src + (size_t) gy * ch.src_pitch + (size_t) gx *
-          ch.src_step);
+      v = load_sample (ch, gx, gy);
     else
       v = __ldg (ch.cur + (size_t) gy * ch.fpitch + gx);
     s_c[ry * CP + rx] = v;
@@ -407,7 +447,7 @@ degrain_level (const __grid_constant__ LevelArgs a)
 #pragma unroll
           for (int dx = -1; dx <= 1; dx++) {
             float s = p[dy * CP + dx];
-            valid = valid && s != 0.f && s != 255.f;
+            valid = valid && s != 0.f && s != ch.top8;
           }
         if (valid)
           atomicAdd (&s_hist[(int) fabsf (16.f * hh0)], 1);
@@ -444,17 +484,15 @@ degrain_level (const __grid_constant__ LevelArgs a)
             break;
           r = res[k] + ll[k];
           /* from global memory: at level 0 the C tile may hold V now */
-          in = __ldg (ch.src + (size_t) gy * ch.src_pitch +
-              (size_t) gx * ch.src_step);
+          in = load_sample (ch, gx, gy);
           /* no contraction: the reference rounds the product */
           blended = __fadd_rn (in, __fmul_rn (a.amount, r - in));
+          /* back to the sample's units (times a power of two: exact) */
           if (a.output_noise)
-            o = roundf (in - blended) + 128.f;
+            o = roundf ((in - blended) * ch.from8) + 128.f * ch.from8;
           else
-            o = roundf (blended);
-          o = fminf (fmaxf (o, 0.f), 255.f);
-          ch.dst[(size_t) gy * ch.dst_pitch + (size_t) gx * ch.dst_step] =
-              (uint8_t) o;
+            o = roundf (blended * ch.from8);
+          store_sample (ch, gx, gy, fminf (fmaxf (o, 0.f), ch.top));
         }
       }
     }
@@ -763,8 +801,12 @@ launch_level (int level, bool est, int blocks, const LevelArgs & args,
 static bool
 channel_matches (const CfxPlane * ch, const CfxDegrainScratch * s, int c)
 {
+  bool words = ch->bytes == 2 && ch->depth >= 9 && ch->depth <= 16
+      && ch->shift >= 0 && ch->shift <= 16 - ch->depth;
+
   return ch->width == s->width[c] && ch->height == s->height[c]
-      && ch->bytes == 1 && ch->step >= 1 && (ch->width == 0
+      && (ch->bytes == 1 || words) && ch->step >= ch->bytes
+      && (ch->width == 0
       || ch->height == 0 || ch->data != NULL);
 }
 
@@ -783,6 +825,21 @@ launch_percentile (CfxDegrainScratch * s, int n, cudaStream_t stream)
   return cfx_launch (degrain_percentile, n, PERC_THREADS, 0, stream, p);
 }
 
+/* The sample layout of @src (dst must have the same: checked by run) */
+static void
+set_depth (LevelChannel * lc, const CfxPlane * src)
+{
+  int depth = src->bytes == 1 ? 8 : src->depth;
+
+  lc->bytes = src->bytes;
+  lc->shift = src->bytes == 1 ? 0 : src->shift;
+  lc->mask = (1u << depth) - 1;
+  lc->to8 = ldexpf (1.f, 8 - depth);
+  lc->from8 = ldexpf (1.f, depth - 8);
+  lc->top = (float) lc->mask;
+  lc->top8 = lc->top * lc->to8;
+}
+
 /* dst NULL: estimate only (level 0 without shrinkage, nothing written but
  * the scratch) */
 static cudaError_t
@@ -798,7 +855,10 @@ run (const CfxPlane * dst, const CfxPlane * src, int n,
     return cudaErrorInvalidValue;
   for (c = 0; c < n; c++)
     if (!channel_matches (&src[c], s, c) || (dst
-            && !channel_matches (&dst[c], s, c)))
+            && (!channel_matches (&dst[c], s, c)
+                || dst[c].bytes != src[c].bytes
+                || (src[c].bytes == 2 && (dst[c].depth != src[c].depth
+                        || dst[c].shift != src[c].shift)))))
       return cudaErrorInvalidValue;
 
   for (level = 0; level < levels; level++) {
@@ -820,6 +880,7 @@ run (const CfxPlane * dst, const CfxPlane * src, int n,
       lc->src = src[c].data;
       lc->src_pitch = src[c].pitch;
       lc->src_step = src[c].step;
+      set_depth (lc, &src[c]);
       if (dst) {
         lc->dst = dst[c].data;
         lc->dst_pitch = dst[c].pitch;

@@ -56,8 +56,10 @@ size_t cfx_degrain_scratch_bytes (const CfxDegrainScratch * scratch);
 
 /* Degrains n_channels (1..3) components of one frame, each with its own
  * params->sigma[c] and params->strength[c]. dst[c] and src[c] have the
- * sizes the scratch was made for and 8-bit samples (cudaErrorInvalidValue
- * otherwise); only the samples of dst[c] are written (components of a
+ * sizes the scratch was made for, and 8-bit samples or 16-bit words of
+ * 9 to 16 bits (depth, shift), the same in dst[c] as in src[c]
+ * (cudaErrorInvalidValue otherwise); sigma stays in 8-bit units at every
+ * depth. Only the samples of dst[c] are written (unused bits 0) (components of a
  * packed plane leave the bytes between them alone, and the padding byte
  * of an odd-width packed 4:2:2 row). dst must not overlap src. */
 cudaError_t cfx_degrain (const CfxPlane * dst, const CfxPlane * src,

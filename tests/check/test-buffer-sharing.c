@@ -46,6 +46,12 @@ device_address (GstBuffer * buf, const GstVideoInfo * info)
   return p;
 }
 
+static void CUDART_CB
+delay_2ms (void *unused)
+{
+  g_usleep (2000);
+}
+
 /* Writes MARK over plane 0 of @buf through the frame layer: a buffer whose
  * memory is shared gets a device copy first (returned in its place) */
 static GstBuffer *
@@ -56,6 +62,10 @@ mark_plane0 (GstBuffer * buf, const GstVideoInfo * info)
   buf = gst_buffer_make_writable (buf);
   fail_unless (gst_cuda_fx_frame_map (&dev, info, buf, GST_MAP_WRITE, NULL,
           test_stream, NULL));
+  /* the write starts late: a reader that does not wait for the unmap's
+   * event on the GPU sees the frame unmarked or half marked */
+  fail_unless_equals_int (cudaLaunchHostFunc (test_stream, delay_2ms, NULL),
+      cudaSuccess);
   fail_unless_equals_int (cudaMemset2DAsync (dev.video.data[0],
           GST_VIDEO_FRAME_PLANE_STRIDE (&dev.video, 0), MARK,
           gst_cuda_fx_video_format_row_bytes (info->finfo, 0,
@@ -210,8 +220,9 @@ mark_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-/* A tee whose branch makes the buffer writable and writes to it: the other
- * branch sees the uploaded bytes, the writing branch its own */
+/* A tee whose branch makes the buffer writable and writes to it on the
+ * application's own stream (the map API), behind a queue: the other branch
+ * sees the uploaded bytes, the writing branch its own, whole */
 GST_START_TEST (test_tee_writing_branch)
 {
   const gchar *caps = "video/x-raw,format=I420,width=319,height=239,"
@@ -296,7 +307,8 @@ sharing_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_copy_shares_write_copies);
   tcase_add_test (tc, test_imagefreeze);
-  tcase_add_test (tc, test_tee_writing_branch);
+  /* ten runs in a row: a missing wait shows as a torn frame in one */
+  tcase_add_loop_test (tc, test_tee_writing_branch, 0, 10);
   return s;
 }
 

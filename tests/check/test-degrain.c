@@ -70,6 +70,20 @@ typedef enum
                                  * patches (0 and 255), Gaussian noise */
 } Content;
 
+/* Smooth shapes, an edge and saturated patches, in 8-bit units */
+static double
+natural_value (gint x, gint y, gint w, gint h, guint64 seed)
+{
+  gint cell = (x / 24 + 3 * (y / 24)) % 11;
+
+  if (cell == 4)
+    return 300.0;               /* saturated: clipped noise */
+  if (cell == 8)
+    return -40.0;
+  return 128.0 + 80.0 * sin (x * 0.045 + seed) * cos (y * 0.06)
+      + (3 * x > 2 * w ? 40.0 : 0.0) - (4 * y > 3 * h ? 50.0 : 0.0);
+}
+
 /* w x h contiguous samples */
 static void
 make_content (guint8 * p, gint w, gint h, Content content, double sigma,
@@ -82,19 +96,28 @@ make_content (guint8 * p, gint w, gint h, Content content, double sigma,
     cfx_test_fill_random (p, (gsize) w * h, seed);
     return;
   }
-  for (y = 0; y < h; y++) {
-    for (x = 0; x < w; x++) {
-      double v = 128.0 + 80.0 * sin (x * 0.045 + seed) * cos (y * 0.06)
-          + (3 * x > 2 * w ? 40.0 : 0.0) - (4 * y > 3 * h ? 50.0 : 0.0);
-      gint cell = (x / 24 + 3 * (y / 24)) % 11;
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      p[(gsize) y * w + x] = clip_u8 (natural_value (x, y, w, h, seed) +
+          sigma * gauss (&state));
+}
 
-      if (cell == 4)
-        v = 300.0;              /* saturated: clipped noise */
-      else if (cell == 8)
-        v = -40.0;
-      p[(gsize) y * w + x] = clip_u8 (v + sigma * gauss (&state));
+/* The same natural content at @depth bits (8-bit units times 2^(depth -
+ * 8), noise too), LSB-aligned */
+static void
+make_content16 (guint16 * p, gint w, gint h, gint depth, double sigma,
+    guint64 seed)
+{
+  guint64 state = seed * 7919 + 1;
+  double scale = ldexp (1.0, depth - 8), max = (1 << depth) - 1;
+  gint x, y;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      double v = floor ((natural_value (x, y, w, h, seed) + sigma *
+              gauss (&state)) * scale + 0.5);
+      p[(gsize) y * w + x] = (guint16) CLAMP (v, 0.0, max);
     }
-  }
 }
 
 /* ---- kernel cases ------------------------------------------------------ */
@@ -651,6 +674,24 @@ make_skimage_images (void)
   return dir;
 }
 
+/* A folder made by make_skimage_images goes; one given by
+ * CUDAFX_TEST_IMAGES stays */
+static void
+free_image_dir (gchar * dir, const gchar ** names, guint n)
+{
+  guint i;
+
+  if (g_strcmp0 (dir, g_getenv ("CUDAFX_TEST_IMAGES")) != 0) {
+    for (i = 0; i < n; i++) {
+      gchar *file = g_strdup_printf ("%s/%s.pgm", dir, names[i]);
+      g_unlink (file);
+      g_free (file);
+    }
+    g_rmdir (dir);
+  }
+  g_free (dir);
+}
+
 static double
 psnr (const guint8 * a, const guint8 * b, gsize n)
 {
@@ -664,27 +705,27 @@ psnr (const guint8 * a, const guint8 * b, gsize n)
   return se == 0.0 ? 99.0 : 10.0 * log10 (255.0 * 255.0 / (se / n));
 }
 
-/* Degrains a w x h plane on the GPU; returns the estimated sigma */
+/* Degrains a w x h plane of 8-bit samples, or of @depth-bit samples in
+ * 16-bit words (LSB-aligned), on the GPU; returns the estimated sigma */
 static float
-gpu_degrain_plane (guint8 * out, const guint8 * in, gint w, gint h,
+gpu_degrain_plane (gpointer out, gconstpointer in, gint w, gint h, gint depth,
     CfxDegrainShrink shrink, gint levels, float *sigma_io)
 {
   CfxDegrainScratch *scratch;
   guint8 *din, *dout;
-  CfxPlane src = cfx_plane_8bit (NULL, w, w, h, 1, 0);
-  CfxPlane dst = cfx_plane_8bit (NULL, w, w, h, 1, 0);
+  gint bytes = depth > 8 ? 2 : 1;
+  gsize size = (gsize) w * h * bytes;
+  CfxPlane src = { NULL, w * bytes, w, h, bytes, depth, 0, bytes, 0 };
+  CfxPlane dst = src;
   CfxDegrainParams p = params_for (shrink, levels, 0.0f, 1.0f, 1.0f, FALSE);
   gint m;
   float est;
 
-  fail_unless_equals_int (cudaMalloc ((void **) &din, (gsize) w * h),
+  fail_unless_equals_int (cudaMalloc ((void **) &din, size), cudaSuccess);
+  fail_unless_equals_int (cudaMalloc ((void **) &dout, size), cudaSuccess);
+  fail_unless_equals_int (cudaMemcpy (din, in, size, cudaMemcpyHostToDevice),
       cudaSuccess);
-  fail_unless_equals_int (cudaMalloc ((void **) &dout, (gsize) w * h),
-      cudaSuccess);
-  fail_unless_equals_int (cudaMemcpy (din, in, (gsize) w * h,
-          cudaMemcpyHostToDevice), cudaSuccess);
-  fail_unless_equals_int (cudaMemset (dout, POISON, (gsize) w * h),
-      cudaSuccess);
+  fail_unless_equals_int (cudaMemset (dout, POISON, size), cudaSuccess);
   src.data = din;
   dst.data = dout;
   fail_unless_equals_int (cfx_degrain_scratch_new (&scratch, 1, &w, &h),
@@ -699,7 +740,7 @@ gpu_degrain_plane (guint8 * out, const guint8 * in, gint w, gint h,
   p.strength[0] = 1.0f;
   fail_unless_equals_int (cfx_degrain (&dst, &src, 1, &p, scratch, 0),
       cudaSuccess);
-  fail_unless_equals_int (cudaMemcpy (out, dout, (gsize) w * h,
+  fail_unless_equals_int (cudaMemcpy (out, dout, size,
           cudaMemcpyDeviceToHost), cudaSuccess);
   *sigma_io = p.sigma[0];
   cfx_degrain_scratch_free (scratch);
@@ -756,7 +797,8 @@ GST_START_TEST (test_quality_skimage)
       ro.data = want;
       ref_est = cfx_ref_degrain_estimate_sigma (&rn);
 
-      est = gpu_degrain_plane (out, noisy, w, h, CFX_DEGRAIN_SOFT, 4, &used);
+      est = gpu_degrain_plane (out, noisy, w, h, 8, CFX_DEGRAIN_SOFT, 4,
+          &used);
       p_soft = psnr (out, clean, n);
       /* the GPU against the reference on natural content */
       qp = params_for (CFX_DEGRAIN_SOFT, 4, used, 1.0f, 1.0f, FALSE);
@@ -766,7 +808,7 @@ GST_START_TEST (test_quality_skimage)
         maxd = MAX (maxd, ABS ((gint) out[k] - want[k]));
 
       used = 0.0f;
-      gpu_degrain_plane (out, noisy, w, h, CFX_DEGRAIN_WIENER, 5, &used);
+      gpu_degrain_plane (out, noisy, w, h, 8, CFX_DEGRAIN_WIENER, 5, &used);
       p_wiener = psnr (out, clean, n);
       qp = params_for (CFX_DEGRAIN_WIENER, 5, used, 1.0f, 1.0f, FALSE);
       rp = ref_params (&qp, 0);
@@ -813,16 +855,256 @@ GST_START_TEST (test_quality_skimage)
         pass ? "ok" : "MISSED");
     ok &= pass;
   }
-  /* a folder made here goes; a given one stays */
-  if (g_strcmp0 (dir, g_getenv ("CUDAFX_TEST_IMAGES")) != 0) {
+  free_image_dir (dir, names, G_N_ELEMENTS (names));
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* ---- 16-bit words ------------------------------------------------------ */
+
+/* One planar channel of depth-bit samples @shift bits up in 16-bit words,
+ * rows padded: the input's unused bits and padding random, the output
+ * poisoned. Checks the output against the reference (within 1 code; equal
+ * for the identity), its unused bits 0, the padding untouched, and the
+ * estimate against the reference's. */
+static gboolean
+kernel16_case (gint w, gint h, gint depth, gint shift,
+    const CfxDegrainParams * params_in, guint64 seed)
+{
+  CfxDegrainParams p = *params_in;
+  CfxDegrainScratch *scratch = NULL;
+  gint pitch = (w * 2 + 6 + 15) / 16 * 16 + 2;  /* padding, not aligned */
+  gsize size = (gsize) pitch * MAX (h, 1), i;
+  guint16 *lsb = g_malloc ((gsize) MAX (w * h, 1) * 2);
+  guint16 *want = g_malloc ((gsize) MAX (w * h, 1) * 2);
+  guint8 *host = g_malloc (size), *back = g_malloc (size);
+  guint8 *dsrc, *ddst;
+  guint16 mask = (guint16) (((1u << depth) - 1) << shift);
+  CfxPlane src = { NULL, pitch, w, h, 2, depth, shift, 2, 0 }, dst;
+  CfxRefPlane16 rs = { lsb, w, w, h }, rd = { want, w, w, h };
+  CfxRefDegrainParams rp = ref_params (&p, 0);
+  gint x, y, m, maxd = 0, unused = 0, padding = 0;
+  gboolean ok = TRUE;
+  float ref_sigma, gpu_sigma;
+
+  make_content16 (lsb, w, h, depth, 6.0, seed);
+  cfx_test_fill_random (host, size, seed + 1);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      guint8 *b = host + (gsize) y * pitch + 2 * x;
+      guint16 word = (GST_READ_UINT16_LE (b) & ~mask) |
+          (guint16) (lsb[(gsize) y * w + x] << shift);
+      GST_WRITE_UINT16_LE (b, word);
+    }
+  fail_unless_equals_int (cudaMalloc ((void **) &dsrc, size), cudaSuccess);
+  fail_unless_equals_int (cudaMalloc ((void **) &ddst, size), cudaSuccess);
+  fail_unless_equals_int (cudaMemcpy (dsrc, host, size,
+          cudaMemcpyHostToDevice), cudaSuccess);
+  fail_unless_equals_int (cudaMemset (ddst, POISON, size), cudaSuccess);
+  src.data = dsrc;
+  dst = src;
+  dst.data = ddst;
+  p.estimate = 1;
+  fail_unless_equals_int (cfx_degrain_scratch_new (&scratch, 1, &w, &h),
+      cudaSuccess);
+  fail_unless_equals_int (cfx_degrain (&dst, &src, 1, &p, scratch, 0),
+      cudaSuccess);
+  fail_unless_equals_int (cudaMemcpy (back, ddst, size,
+          cudaMemcpyDeviceToHost), cudaSuccess);
+  fail_unless_equals_int (cudaMemcpy (&m,
+          cfx_degrain_estimate_device (scratch), sizeof (gint),
+          cudaMemcpyDeviceToHost), cudaSuccess);
+
+  cfx_ref_degrain_plane16 (&rd, &rs, depth, &rp);
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < pitch; x++) {
+      const guint8 *b = back + (gsize) y * pitch + x;
+
+      if (x >= 2 * w) {
+        padding += *b != POISON;
+      } else if ((x & 1) == 0) {
+        guint16 word = GST_READ_UINT16_LE (b);
+        gint got = (word & mask) >> shift;
+
+        unused += (word & ~mask) != 0;
+        maxd = MAX (maxd, ABS (got - want[(gsize) y * w + x / 2]));
+      }
+    }
+  }
+  if (maxd > (p.shrink == CFX_DEGRAIN_IDENTITY ? 0 : 1) || unused || padding) {
+    g_print ("16-bit %dx%d depth %d shift %d shrink %d noise %d: off the "
+        "reference by %d, %d words with unused bits set, %d padding bytes "
+        "written\n", w, h, depth, shift, p.shrink, p.output_noise, maxd,
+        unused, padding);
+    ok = FALSE;
+  }
+  /* the identity: the input itself */
+  if (p.shrink == CFX_DEGRAIN_IDENTITY && p.amount == 1.0f && !p.output_noise)
+    for (i = 0; i < (gsize) w * h && ok; i++)
+      if (want[i] != lsb[i]) {
+        g_print ("16-bit identity: the reference changed sample %"
+            G_GSIZE_FORMAT "\n", i);
+        ok = FALSE;
+      }
+  ref_sigma = cfx_ref_degrain_estimate_sigma16 (&rs, depth);
+  gpu_sigma = (float) cfx_degrain_sigma_from_median (m);
+  if (fabsf (gpu_sigma - ref_sigma) > 1e-6f * MAX (1.0f, ref_sigma)) {
+    g_print ("16-bit %dx%d depth %d: estimated sigma %.6f, reference %.6f\n",
+        w, h, depth, gpu_sigma, ref_sigma);
+    ok = FALSE;
+  }
+  cfx_degrain_scratch_free (scratch);
+  cudaFree (dsrc);
+  cudaFree (ddst);
+  g_free (lsb);
+  g_free (want);
+  g_free (host);
+  g_free (back);
+  return ok;
+}
+
+GST_START_TEST (test_kernel_16bit)
+{
+  const struct
+  {
+    gint depth, shift;
+  } layouts[] = { {10, 6}, {10, 0}, {12, 4}, {12, 0}, {16, 0}, {9, 3} };
+  const struct
+  {
+    gint w, h;
+  } sizes[] = { {1, 1}, {2, 3}, {33, 17}, {257, 131}, {1920, 1080} };
+  gboolean ok = TRUE;
+  guint l, z, k;
+
+  for (l = 0; l < G_N_ELEMENTS (layouts); l++)
+    for (z = 0; z < G_N_ELEMENTS (sizes); z++) {
+      CfxDegrainParams cases[] = {
+        params_for (CFX_DEGRAIN_WIENER, 4, 5.0f, 1.0f, 1.0f, FALSE),
+        params_for (CFX_DEGRAIN_SOFT, 3, 7.0f, 1.2f, 0.75f, FALSE),
+        params_for (CFX_DEGRAIN_IDENTITY, 5, 0.0f, 1.0f, 1.0f, FALSE),
+        params_for (CFX_DEGRAIN_WIENER, 2, 9.0f, 1.0f, 1.0f, TRUE),
+      };
+
+      /* 1080p: P010's layout */
+      if (sizes[z].w == 1920 && l != 0)
+        continue;
+      for (k = 0; k < G_N_ELEMENTS (cases); k++)
+        ok &= kernel16_case (sizes[z].w, sizes[z].h, layouts[l].depth,
+            layouts[l].shift, &cases[k], 40 + l * 10 + z);
+    }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* The same noise at 10 bits (sigma times 4) on the same images, Wiener, 5
+ * levels, automatic sigma: PSNR in 10-bit units (peak 1023) against what
+ * the 8-bit path reaches on the same noise (peak 255), the estimate in
+ * 8-bit units, and the GPU against the reference at 10 bits. */
+GST_START_TEST (test_quality_10bit)
+{
+  static const gchar *names[] = { "camera", "astronaut", "coffee" };
+  static const gint sigmas[] = { 5, 10, 20 };
+  double sum8[3] = { 0 }, sum10[3] = { 0 };
+  gchar *dir = make_skimage_images ();
+  gboolean ok = TRUE;
+  guint i, s;
+
+  fail_unless (dir != NULL, "cannot make the skimage images: install "
+      "python3-skimage and python3-numpy, or set CUDAFX_TEST_IMAGES to a "
+      "folder made by tests/reference/skimage-images.py");
+
+  g_print ("\n%-10s %5s %8s %8s %8s %8s\n", "image", "sigma", "est8",
+      "est10", "psnr8", "psnr10");
+  for (s = 0; s < G_N_ELEMENTS (sigmas); s++) {
     for (i = 0; i < G_N_ELEMENTS (names); i++) {
       gchar *file = g_strdup_printf ("%s/%s.pgm", dir, names[i]);
-      g_unlink (file);
+      gint w = 0, h = 0, maxd = 0;
+      guint8 *clean = read_pgm (file, &w, &h), *noisy8, *out8;
+      guint16 *clean10, *noisy10, *out10, *want10;
+      guint64 state = 1 + 100 * i + sigmas[s];
+      gsize n, k;
+      float used = 0.0f, est8, est10, ref_est10;
+      double se8 = 0.0, se10 = 0.0, p8, p10;
+      CfxRefPlane16 rn, ro;
+      CfxDegrainParams qp;
+      CfxRefDegrainParams rp;
+
+      fail_unless (clean != NULL, "cannot read %s", file);
+      n = (gsize) w * h;
+      noisy8 = g_malloc (n);
+      out8 = g_malloc (n);
+      clean10 = g_malloc (n * 2);
+      noisy10 = g_malloc (n * 2);
+      out10 = g_malloc (n * 2);
+      want10 = g_malloc (n * 2);
+      /* one noise draw for both depths */
+      for (k = 0; k < n; k++) {
+        double g = sigmas[s] * gauss (&state);
+        double v10 = floor (4.0 * (clean[k] + g) + 0.5);
+
+        noisy8[k] = clip_u8 (clean[k] + g);
+        clean10[k] = (guint16) (4 * clean[k]);
+        noisy10[k] = (guint16) CLAMP (v10, 0.0, 1023.0);
+      }
+      est8 = gpu_degrain_plane (out8, noisy8, w, h, 8, CFX_DEGRAIN_WIENER, 5,
+          &used);
+      used = 0.0f;
+      est10 = gpu_degrain_plane (out10, noisy10, w, h, 10,
+          CFX_DEGRAIN_WIENER, 5, &used);
+      for (k = 0; k < n; k++) {
+        double d8 = (double) out8[k] - clean[k];
+        double d10 = (double) out10[k] - clean10[k];
+
+        se8 += d8 * d8;
+        se10 += d10 * d10;
+      }
+      p8 = 10.0 * log10 (255.0 * 255.0 / (se8 / n));
+      p10 = 10.0 * log10 (1023.0 * 1023.0 / (se10 / n));
+      sum8[s] += p8;
+      sum10[s] += p10;
+
+      rn.data = noisy10;
+      rn.stride = rn.width = w;
+      rn.height = h;
+      ro = rn;
+      ro.data = want10;
+      ref_est10 = cfx_ref_degrain_estimate_sigma16 (&rn, 10);
+      qp = params_for (CFX_DEGRAIN_WIENER, 5, used, 1.0f, 1.0f, FALSE);
+      rp = ref_params (&qp, 0);
+      cfx_ref_degrain_plane16 (&ro, &rn, 10, &rp);
+      for (k = 0; k < n; k++)
+        maxd = MAX (maxd, ABS ((gint) out10[k] - want10[k]));
+
+      g_print ("%-10s %5d %8.3f %8.3f %8.2f %8.2f\n", names[i], sigmas[s],
+          est8, est10, p8, p10);
+      if (fabs (est10 / sigmas[s] - 1.0) > 0.10
+          || fabsf (est10 - ref_est10) > 1e-6f * ref_est10 || maxd > 1) {
+        g_print ("quality 10-bit: %s sigma %d: estimate %.4f (reference "
+            "%.4f), GPU off the reference by %d\n", names[i], sigmas[s],
+            est10, ref_est10, maxd);
+        ok = FALSE;
+      }
+      g_free (noisy8);
+      g_free (out8);
+      g_free (clean10);
+      g_free (noisy10);
+      g_free (out10);
+      g_free (want10);
+      g_free (clean);
       g_free (file);
     }
-    g_rmdir (dir);
   }
-  g_free (dir);
+  g_print ("\nmean PSNR (dB), Wiener   %8s %8s\n", "8-bit", "10-bit");
+  for (s = 0; s < G_N_ELEMENTS (sigmas); s++) {
+    gboolean pass = sum10[s] >= sum8[s];
+
+    g_print ("sigma %2d (x4 at 10 bits) %8.2f %8.2f %s\n", sigmas[s],
+        sum8[s] / 3, sum10[s] / 3, pass ? "ok" : "MISSED");
+    ok &= pass;
+  }
+  free_image_dir (dir, names, G_N_ELEMENTS (names));
   fail_unless (ok);
 }
 
@@ -844,37 +1126,78 @@ natural_frame (const GstVideoInfo * info, double noise, guint64 seed)
   for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&f); c++) {
     gint w = GST_VIDEO_FRAME_COMP_WIDTH (&f, c);
     gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&f, c);
-    guint8 *plane = g_malloc ((gsize) w * h);
+    gint depth = GST_VIDEO_FRAME_COMP_DEPTH (&f, c);
+    gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (f.info.finfo, c);
     guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&f, c);
     gint stride = GST_VIDEO_FRAME_COMP_STRIDE (&f, c);
     gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (&f, c);
+    guint16 mask = (guint16) (((1u << depth) - 1) << shift);
 
-    make_content (plane, w, h, CONTENT_NATURAL, noise * (c ? 0.6 : 1.0),
-        seed * 3 + c);
-    for (y = 0; y < h; y++)
-      for (x = 0; x < w; x++)
-        data[(gsize) y * stride + (gsize) x * ps] = plane[(gsize) y * w + x];
-    g_free (plane);
+    if (depth == 8) {
+      guint8 *plane = g_malloc ((gsize) w * h);
+
+      make_content (plane, w, h, CONTENT_NATURAL, noise * (c ? 0.6 : 1.0),
+          seed * 3 + c);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          data[(gsize) y * stride + (gsize) x * ps] =
+              plane[(gsize) y * w + x];
+      g_free (plane);
+    } else {
+      guint16 *plane = g_malloc ((gsize) w * h * 2);
+
+      make_content16 (plane, w, h, depth, noise * (c ? 0.6 : 1.0),
+          seed * 3 + c);
+      /* the unused bits keep the random frame's garbage */
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          guint16 *word = (guint16 *) (data + (gsize) y * stride +
+              (gsize) x * ps);
+          *word = (*word & ~mask) | (guint16) (plane[(gsize) y * w + x] <<
+              shift);
+        }
+      g_free (plane);
+    }
   }
   gst_video_frame_unmap (&f);
   return buf;
 }
 
-/* Component c of a mapped frame as contiguous samples */
-static guint8 *
-extract (GstVideoFrame * f, guint c, gint * w, gint * h)
+/* Component c of a mapped frame as contiguous samples (LSB-aligned, 16-bit
+ * words where the depth is over 8); *unused_set counts words whose unused
+ * bits are not 0 */
+static gpointer
+extract (GstVideoFrame * f, guint c, gint * w, gint * h, gint * unused_set)
 {
-  guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c), *out;
+  guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c), *out8 = NULL;
+  guint16 *out16 = NULL;
   gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
   gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c), x, y;
+  gint depth = GST_VIDEO_FRAME_COMP_DEPTH (f, c);
+  gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (f->info.finfo, c);
+  guint mask = (1u << depth) - 1;
 
   *w = GST_VIDEO_FRAME_COMP_WIDTH (f, c);
   *h = GST_VIDEO_FRAME_COMP_HEIGHT (f, c);
-  out = g_malloc ((gsize) MAX (*w, 1) * MAX (*h, 1));
+  *unused_set = 0;
+  if (depth == 8)
+    out8 = g_malloc ((gsize) MAX (*w, 1) * MAX (*h, 1));
+  else
+    out16 = g_malloc ((gsize) MAX (*w, 1) * MAX (*h, 1) * 2);
   for (y = 0; y < *h; y++)
-    for (x = 0; x < *w; x++)
-      out[(gsize) y * *w + x] = data[(gsize) y * stride + (gsize) x * ps];
-  return out;
+    for (x = 0; x < *w; x++) {
+      const guint8 *p = data + (gsize) y * stride + (gsize) x * ps;
+
+      if (out8) {
+        out8[(gsize) y * *w + x] = *p;
+      } else {
+        guint16 word = GST_READ_UINT16_LE (p);
+
+        out16[(gsize) y * *w + x] = (word >> shift) & mask;
+        *unused_set += (word & ~(mask << shift)) != 0;
+      }
+    }
+  return out8 ? (gpointer) out8 : (gpointer) out16;
 }
 
 /* What the element's properties mean for channel c, as the reference */
@@ -918,27 +1241,36 @@ check_output (const GstVideoInfo * info, GstBuffer * inbuf,
   fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ));
   for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&in); c++) {
-    gint w, h, x, y, maxd = 0, bad_x = 0, bad_y = 0;
-    guint8 *src = extract (&in, c, &w, &h);
-    guint8 *got = extract (&out, c, &w, &h);
-    guint8 *want = g_malloc ((gsize) w * h);
+    gint w, h, x, y, maxd = 0, bad_x = 0, bad_y = 0, in_unused, unused;
+    gint depth = GST_VIDEO_INFO_COMP_DEPTH (info, c);
+    gpointer src = extract (&in, c, &w, &h, &in_unused);
+    gpointer got = extract (&out, c, &w, &h, &unused);
+    gpointer want = g_malloc ((gsize) MAX (w, 1) * MAX (h, 1) * 2);
     CfxRefPlane rs = { src, w, w, h }, rd = { want, w, w, h };
+    CfxRefPlane16 rs16 = { src, w, w, h }, rd16 = { want, w, w, h };
     CfxRefDegrainParams rp;
 
     rp.shrink = s->shrink;
     rp.levels = s->levels > 0 ? s->levels :
         (width > 1920 || height > 1080 ? 5 : 4);
-    rp.sigma = s->sigma > 0.0 ? (float) s->sigma :
-        cfx_ref_degrain_estimate_sigma (&rs);
+    rp.sigma = s->sigma > 0.0 ? (float) s->sigma : depth == 8 ?
+        cfx_ref_degrain_estimate_sigma (&rs) :
+        cfx_ref_degrain_estimate_sigma16 (&rs16, depth);
     rp.strength = (float) (s->strength * (c == 0 ? s->luma_strength :
             s->chroma_strength));
     rp.amount = (float) s->amount;
     rp.output_noise = s->noise;
     rp.wiener_radius = CFX_DEGRAIN_WIENER_RADIUS;
-    cfx_ref_degrain_plane (&rd, &rs, &rp);
+    if (depth == 8)
+      cfx_ref_degrain_plane (&rd, &rs, &rp);
+    else
+      cfx_ref_degrain_plane16 (&rd16, &rs16, depth, &rp);
     for (y = 0; y < h; y++)
       for (x = 0; x < w; x++) {
-        gint d = ABS ((gint) got[(gsize) y * w + x] - want[(gsize) y * w + x]);
+        gsize i = (gsize) y * w + x;
+        gint d = depth == 8 ? ABS ((gint) ((guint8 *) got)[i] -
+            ((guint8 *) want)[i]) : ABS ((gint) ((guint16 *) got)[i] -
+            ((guint16 *) want)[i]);
         if (d > maxd) {
           maxd = d;
           bad_x = x;
@@ -948,6 +1280,13 @@ check_output (const GstVideoInfo * info, GstBuffer * inbuf,
     if (maxd > 1) {
       g_print ("%s: component %u (%dx%d, sigma %.3f): off by %d at %d,%d\n",
           what, c, w, h, rp.sigma, maxd, bad_x, bad_y);
+      ok = FALSE;
+    }
+    /* the input's unused bits hold garbage; the output's are 0 */
+    if (unused != 0 || (depth > 8 && GST_VIDEO_FORMAT_INFO_SHIFT (info->finfo, c) +
+            depth < 16 && w * h > 16 && in_unused == 0)) {
+      g_print ("%s: component %u: %d words with unused bits set (input: "
+          "%d)\n", what, c, unused, in_unused);
       ok = FALSE;
     }
     g_free (src);
@@ -1061,6 +1400,59 @@ GST_START_TEST (test_element_formats)
 
 GST_END_TEST;
 
+/* 10- to 16-bit formats through the element: every component against the
+ * reference at its depth, automatic and fixed sigma; unused bits of the
+ * input hold garbage, those of the output must be 0 */
+GST_START_TEST (test_element_16bit_formats)
+{
+  static const gchar *formats16[] = { "P010_10LE", "P012_LE", "P016_LE",
+    "I420_10LE", "I422_12LE", "Y444_10LE", "Y444_16LE", "GRAY16_LE"
+  };
+  const struct
+  {
+    gint w, h;
+  } sizes[] = { {1, 1}, {33, 17}, {257, 131}, {1920, 1080} };
+  gboolean ok = TRUE;
+  guint f, s;
+
+  for (f = 0; f < G_N_ELEMENTS (formats16); f++) {
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+      GstVideoInfo info;
+      GstElement *degrain;
+      GstHarness *hn;
+      ElementSettings set = default_settings;
+      GstBuffer *inbuf, *outbuf;
+      gchar *what;
+
+      /* 1080p: HEVC Main10's format */
+      if (sizes[s].w == 1920 && strcmp (formats16[f], "P010_10LE"))
+        continue;
+      hn = new_harness (formats16[f], sizes[s].w, sizes[s].h, &info,
+          &degrain);
+      set.shrink = (f + s) & 1 ? CFX_REF_SHRINK_SOFT : CFX_REF_SHRINK_WIENER;
+      /* odd formats: the automatic estimate (the first frame's own) */
+      set.sigma = f & 1 ? 0.0 : 6.0 + f;
+      set.noise = f == 2;
+      apply_settings (degrain, &set);
+      inbuf = natural_frame (&info, 8.0, 500 + f * 10 + s);
+      outbuf = push_pull (hn, inbuf, 0);
+      what = g_strdup_printf ("cudadegrain %s %dx%d %s sigma %g%s",
+          formats16[f], sizes[s].w, sizes[s].h,
+          set.shrink == CFX_REF_SHRINK_SOFT ? "soft" : "wiener", set.sigma,
+          set.noise ? " noise" : "");
+      ok &= check_output (&info, inbuf, outbuf, &set, what);
+      g_free (what);
+      gst_buffer_unref (outbuf);
+      gst_buffer_unref (inbuf);
+      gst_object_unref (degrain);
+      gst_harness_teardown (hn);
+    }
+  }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
 /* Automatic sigma: the first frame uses its own estimate (the reference's,
  * per component); the same frame again keeps it (the moving average of
  * equal estimates does not move) */
@@ -1153,7 +1545,7 @@ GST_START_TEST (test_element_auto_levels)
         &degrain);
     GstBuffer *inbuf = natural_frame (&info, 10.0, 900 + k), *outbuf;
     GstVideoFrame in;
-    gint w, h, maxd = 0;
+    gint w, h, maxd = 0, unused;
     guint8 *src, *a, *b;
     CfxRefPlane rs, ra, rb;
     CfxRefDegrainParams rp = { CFX_REF_SHRINK_SOFT, 4, 60.0f, 4.0f, 1.0f, 0,
@@ -1165,7 +1557,7 @@ GST_START_TEST (test_element_auto_levels)
 
     /* the test can tell 4 from 5 levels on this frame */
     fail_unless (gst_video_frame_map (&in, &info, inbuf, GST_MAP_READ));
-    src = extract (&in, 0, &w, &h);
+    src = extract (&in, 0, &w, &h, &unused);
     gst_video_frame_unmap (&in);
     a = g_malloc ((gsize) w * h);
     b = g_malloc ((gsize) w * h);
@@ -1450,6 +1842,9 @@ degrain_suite (void)
   tcase_add_test (tc, test_kernel_estimate);
   tcase_add_test (tc, test_quality_skimage);
   tcase_add_test (tc, test_element_formats);
+  tcase_add_test (tc, test_kernel_16bit);
+  tcase_add_test (tc, test_element_16bit_formats);
+  tcase_add_test (tc, test_quality_10bit);
   tcase_add_test (tc, test_element_auto_sigma);
   tcase_add_test (tc, test_element_live_properties);
   tcase_add_test (tc, test_element_auto_levels);

@@ -334,26 +334,50 @@ done:
   free (tmp);
 }
 
-/* ---- 8-bit planes ------------------------------------------------------ */
+/* ---- planes of any depth ---------------------------------------------- */
 
-static uint8_t
-clip_round (float v)
+/* A plane of 8-bit samples (d8) or of depth-bit samples in 16-bit words
+ * (d16), read in 8-bit units: v / 2^(depth - 8), exact in float */
+typedef struct
 {
-  float r = roundf (v);
+  const uint8_t *d8;
+  const uint16_t *d16;
+  int stride;                   /* in samples */
+  int width, height, depth;
+} AnyPlane;
 
-  if (r < 0.0f)
-    return 0;
-  if (r > 255.0f)
-    return 255;
-  return (uint8_t) r;
+static int
+sample_at (const AnyPlane * p, int x, int y)
+{
+  long i = (long) y * p->stride + x;
+
+  return p->d8 ? p->d8[i] : p->d16[i];
 }
 
-void
-cfx_ref_degrain_plane (const CfxRefPlane * dst, const CfxRefPlane * src,
-    const CfxRefDegrainParams * p)
+/* One output sample from the input a and the transform's result r (8-bit
+ * units): blended, back to the sample's units (times 2^(depth - 8)),
+ * rounded to nearest, clipped to 0 .. max */
+static float
+output_value (float a, float r, const CfxRefDegrainParams * p, float scale,
+    float max)
+{
+  float blended = a + p->amount * (r - a);
+  float o = p->output_noise ? roundf ((a - blended) * scale) + 128.0f * scale
+      : roundf (blended * scale);
+
+  return o < 0.0f ? 0.0f : (o > max ? max : o);
+}
+
+/* The degrain of @src into dst8 or dst16 (stride in samples) */
+static void
+degrain_any (uint8_t * dst8, uint16_t * dst16, int dst_stride,
+    const AnyPlane * src, const CfxRefDegrainParams * p)
 {
   int w = src->width, h = src->height, x, y;
   long n = (long) w * h;
+  float to8 = ldexpf (1.0f, 8 - src->depth);
+  float scale = ldexpf (1.0f, src->depth - 8);
+  float max = (float) ((1 << src->depth) - 1);
   float *in, *res;
 
   if (w <= 0 || h <= 0)
@@ -370,26 +394,44 @@ cfx_ref_degrain_plane (const CfxRefPlane * dst, const CfxRefPlane * src,
   /* read everything first: dst may be src */
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
-      in[(long) y * w + x] = src->data[(long) y * src->stride + x];
+      in[(long) y * w + x] = sample_at (src, x, y) * to8;
 
   cfx_ref_degrain_float (res, in, w, h, p);
 
   for (y = 0; y < h; y++) {
-    uint8_t *o = dst->data + (long) y * dst->stride;
-
     for (x = 0; x < w; x++) {
-      float a = in[(long) y * w + x];
-      float blended = a + p->amount * (res[(long) y * w + x] - a);
+      long i = (long) y * w + x, o = (long) y * dst_stride + x;
+      float v = output_value (in[i], res[i], p, scale, max);
 
-      if (p->output_noise)
-        o[x] = clip_round (roundf (a - blended) + 128.0f);
+      if (dst8)
+        dst8[o] = (uint8_t) v;
       else
-        o[x] = clip_round (blended);
+        dst16[o] = (uint16_t) v;
     }
   }
 
   free (in);
   free (res);
+}
+
+void
+cfx_ref_degrain_plane (const CfxRefPlane * dst, const CfxRefPlane * src,
+    const CfxRefDegrainParams * p)
+{
+  AnyPlane a = { src->data, NULL, src->stride, src->width, src->height, 8 };
+
+  degrain_any (dst->data, NULL, dst->stride, &a, p);
+}
+
+void
+cfx_ref_degrain_plane16 (const CfxRefPlane16 * dst,
+    const CfxRefPlane16 * src, int depth, const CfxRefDegrainParams * p)
+{
+  AnyPlane a = { NULL, src->data, src->stride, src->width, src->height,
+    depth
+  };
+
+  degrain_any (NULL, dst->data, dst->stride, &a, p);
 }
 
 /* ---- noise estimate ---------------------------------------------------- */
@@ -402,33 +444,33 @@ cmp_int (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* |16 * HH0| at (x, y): the 3x3 mask [1,-2,1] x [1,-2,1], mirror borders;
- * -1 if any of the 9 samples read is clipped (0 or 255) */
+/* |16 * HH0| at (x, y) in 8-bit units, truncated: the 3x3 mask [1,-2,1] x
+ * [1,-2,1], mirror borders; -1 if any of the 9 samples read is clipped (0
+ * or the depth's maximum) */
 static int
-hh0_abs16 (const CfxRefPlane * src, int x, int y)
+hh0_abs16 (const AnyPlane * src, int x, int y)
 {
   static const int k[3] = { 1, -2, 1 };
+  const int max = (1 << src->depth) - 1;
   int s = 0, clipped = 0, i, j;
 
   for (j = -1; j <= 1; j++) {
-    const uint8_t *row = src->data +
-        (long) cfx_ref_mirror (y + j, src->height) * src->stride;
-
     for (i = -1; i <= 1; i++) {
-      int p = row[cfx_ref_mirror (x + i, src->width)];
+      int p = sample_at (src, cfx_ref_mirror (x + i, src->width),
+          cfx_ref_mirror (y + j, src->height));
 
-      if (p == 0 || p == 255)
+      if (p == 0 || p == max)
         clipped = 1;
       s += k[j + 1] * k[i + 1] * p;
     }
   }
   if (clipped)
     return -1;
-  return s < 0 ? -s : s;
+  return (s < 0 ? -s : s) >> (src->depth - 8);
 }
 
-float
-cfx_ref_degrain_estimate_sigma (const CfxRefPlane * src)
+static float
+estimate_sigma (const AnyPlane * src)
 {
   int w = src->width, h = src->height;
   int tw, th, ntx, nty, ntiles, n, tx, ty, x, y, v, c, rank, cum, m;
@@ -494,4 +536,22 @@ cfx_ref_degrain_estimate_sigma (const CfxRefPlane * src)
   free (hist);
   free (med);
   return (float) sigma;
+}
+
+float
+cfx_ref_degrain_estimate_sigma (const CfxRefPlane * src)
+{
+  AnyPlane a = { src->data, NULL, src->stride, src->width, src->height, 8 };
+
+  return estimate_sigma (&a);
+}
+
+float
+cfx_ref_degrain_estimate_sigma16 (const CfxRefPlane16 * src, int depth)
+{
+  AnyPlane a = { NULL, src->data, src->stride, src->width, src->height,
+    depth
+  };
+
+  return estimate_sigma (&a);
 }
