@@ -47,7 +47,8 @@
  * traffic, about 50 accesses per sample per level, is the real limit.
  *
  * Noise estimate (tests/reference/degrain-estimator.md): at level 0 every
- * 32 x 32 tile histograms |16 * HH0| (exact integers in float) of its
+ * 32 x 32 tile histograms |16 * HH0| (exact in float: integers at 8 bits,
+ * rounded to nearest from the quarters and finer of deeper samples) of its
  * valid samples in shared memory and writes its lower median; a one-block
  * kernel per channel takes the 10th percentile of the tile medians, as an
  * integer, exactly as the reference does. */
@@ -62,7 +63,7 @@
 #define WR CFX_DEGRAIN_WIENER_RADIUS    /* 4 */
 #define WIN (2 * WR + 1)                /* 9 */
 #define EST_TILE CFX_DEGRAIN_EST_TILE   /* 32 */
-#define EST_BINS 2048                   /* |16 * HH0| is 0 .. 2040 */
+#define EST_BINS 2048   /* |16 * HH0| is 0 .. 2040 (8-bit), < 2048 deeper */
 #define EST_PERCENTILE_DEN 10
 #define PERC_THREADS 1024
 
@@ -449,8 +450,10 @@ degrain_level (const __grid_constant__ LevelArgs a)
             float s = p[dy * CP + dx];
             valid = valid && s != 0.f && s != ch.top8;
           }
+        /* exact in float; deeper samples have fractions: rounded */
         if (valid)
-          atomicAdd (&s_hist[(int) fabsf (16.f * hh0)], 1);
+          atomicAdd (&s_hist[min ((int) (fabsf (16.f * hh0) + 0.5f),
+                      EST_BINS - 1)], 1);
       }
     }
 

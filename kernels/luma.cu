@@ -1,8 +1,8 @@
 /* Luma copy: one component of any format into a plane of its own
  * (cfx_luma_copy). A planar component is one cudaMemcpy2DAsync; the luma
  * of packed 4:2:2 (UYVY, YUY2 and their kin: step 2) takes the vector
- * kernel below; any other step a plain strided byte kernel. Samples of 10
- * and 12 bits become 16-bit samples (luma16_scaled, below).
+ * kernel below; any other step a plain strided byte kernel. Samples of 9
+ * to 16 bits become 16-bit samples (luma16_scaled_vec, below).
  *
  * Packed 4:2:2 floor: read 2 bytes and write 1 byte per pixel, once:
  * 3 * w * h bytes over the device's copy bandwidth (4K: 24.9 MB, 8.5 us
@@ -88,12 +88,70 @@ luma_strided (uint8_t * dst, int dst_pitch, int dst_step, const uint8_t * src,
  * to 65535 and 0 to 0 (10 bits: v << 6 | v >> 4).
  *
  * Floor: 2 bytes read, 2 written per pixel (4K: 33.2 MB, 11.3 us at 2.93
- * TB/s). Access: one sample a thread, a warp takes 32 consecutive samples
- * of a row: 64 bytes in (planar; 128 in the chroma-interleaved rows of
- * P010's kind, every other word used) and 64 bytes out, coalesced. On the
- * H100, P010 luma: 27.4 us at 4K, 41% of the copy bandwidth (the 8-bit
- * vector kernel: 74%): 2-byte accesses are too small; 16-byte vectors as
- * for 8-bit are the next step. */
+ * TB/s). Planar words (P010's luma, I420_10LE ...) take the vector kernel:
+ * the flat list of 8-sample vectors of the packed 4:2:2 kernel above (16
+ * bytes in and 16 out a vector, 4 loads in flight per thread; a row's
+ * last vector is read whole from the padding but stores its samples
+ * only). Other steps take luma16_scaled, one
+ * sample a thread (2-byte accesses: on the H100 it reached 41% of the copy
+ * bandwidth at 4K). */
+__device__ __forceinline__ unsigned
+scale_to_16 (unsigned word, int depth, int shift)
+{
+  unsigned v = (word >> shift) & ((1u << depth) - 1);
+
+  return depth >= 16 ? v : (v << (16 - depth)) | (v >> (2 * depth - 16));
+}
+
+/* Two words of a 32-bit pair scaled */
+__device__ __forceinline__ unsigned
+scale_pair (unsigned pair, int depth, int shift)
+{
+  return scale_to_16 (pair & 0xffff, depth, shift) |
+      (scale_to_16 (pair >> 16, depth, shift) << 16);
+}
+
+__global__ void __launch_bounds__ (THREADS)
+luma16_scaled_vec (uint8_t * __restrict__ dst, int dst_pitch,
+    const uint8_t * __restrict__ src, int src_pitch, unsigned vectors_per_row,
+    unsigned vectors, int width, int depth, int shift)
+{
+  unsigned first = blockIdx.x * THREADS * VECTORS_PER_THREAD + threadIdx.x;
+  uint4 in[VECTORS_PER_THREAD];
+  int k;
+
+#pragma unroll
+  for (k = 0; k < VECTORS_PER_THREAD; k++) {
+    unsigned v = first + k * THREADS;
+    if (v < vectors) {
+      unsigned row = v / vectors_per_row, col = v % vectors_per_row;
+      in[k] = __ldg ((const uint4 *) (src + (size_t) row * src_pitch) + col);
+    }
+  }
+#pragma unroll
+  for (k = 0; k < VECTORS_PER_THREAD; k++) {
+    unsigned v = first + k * THREADS;
+    if (v < vectors) {
+      unsigned row = v / vectors_per_row, col = v % vectors_per_row;
+      uint4 out = make_uint4 (scale_pair (in[k].x, depth, shift),
+          scale_pair (in[k].y, depth, shift),
+          scale_pair (in[k].z, depth, shift),
+          scale_pair (in[k].w, depth, shift));
+      uint4 *to = (uint4 *) (dst + (size_t) row * dst_pitch) + col;
+      int left = width - (int) col * PIXELS_PER_VECTOR;
+
+      if (left >= PIXELS_PER_VECTOR) {
+        *to = out;
+      } else {
+        /* a row's last vector: its samples only, the padding stays */
+        const uint16_t *o = (const uint16_t *) &out;
+        for (int i = 0; i < left; i++)
+          ((uint16_t *) to)[i] = o[i];
+      }
+    }
+  }
+}
+
 __global__ void
 luma16_scaled (uint8_t * dst, int dst_pitch, const uint8_t * src,
     int src_pitch, int src_step, int width, int height, int depth, int shift)
@@ -105,17 +163,15 @@ luma16_scaled (uint8_t * dst, int dst_pitch, const uint8_t * src,
     return;
   unsigned word = *(const uint16_t *) (src + (size_t) y * src_pitch +
       (size_t) x * src_step);
-  unsigned v = (word >> shift) & ((1u << depth) - 1);
-  unsigned out = depth >= 16 ? v : (v << (16 - depth)) | (v >> (2 * depth -
-          16));
   *(uint16_t *) (dst + (size_t) y * dst_pitch + (size_t) x * 2) =
-      (uint16_t) out;
+      (uint16_t) scale_to_16 (word, depth, shift);
 }
 
 static cudaError_t
 luma_copy16 (const CfxPlane & dst, const CfxPlane & src, cudaStream_t stream)
 {
   int width = dst.width, height = dst.height;
+  int per_row = (width + PIXELS_PER_VECTOR - 1) / PIXELS_PER_VECTOR;
 
   /* a 16-bit plane out (GRAY16_LE); 9 to 16 significant bits in */
   if (dst.bytes != 2 || dst.step != 2 || dst.depth != 16 || dst.shift != 0
@@ -128,6 +184,17 @@ luma_copy16 (const CfxPlane & dst, const CfxPlane & src, cudaStream_t stream)
   if (src.step == 2 && src.depth == 16)
     return cudaMemcpy2DAsync (dst.data, dst.pitch, src.data, src.pitch,
         (size_t) width * 2, height, cudaMemcpyDeviceToDevice, stream);
+  /* the vector path reads and writes whole vectors past the last sample */
+  if (src.step == 2 && cfx_aligned (dst.data, dst.pitch, 1, 16)
+      && cfx_aligned (src.data, src.pitch, 1, 16)
+      && dst.pitch >= per_row * 16 && src.pitch >= per_row * 16) {
+    unsigned vectors = (unsigned) per_row * height;
+    unsigned per_block = THREADS * VECTORS_PER_THREAD;
+
+    return cfx_launch (luma16_scaled_vec, (vectors + per_block - 1) /
+        per_block, THREADS, 0, stream, dst.data, dst.pitch, src.data,
+        src.pitch, per_row, vectors, width, src.depth, src.shift);
+  }
   return cfx_launch (luma16_scaled, dim3 ((width + 127) / 128,
           (height + 1) / 2), dim3 (128, 2), 0, stream, dst.data, dst.pitch,
       src.data, src.pitch, src.step, width, height, src.depth, src.shift);

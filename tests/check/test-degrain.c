@@ -1100,7 +1100,7 @@ GST_START_TEST (test_quality_10bit)
   for (s = 0; s < G_N_ELEMENTS (sigmas); s++) {
     gboolean pass = sum10[s] >= sum8[s];
 
-    g_print ("sigma %2d (x4 at 10 bits) %8.2f %8.2f %s\n", sigmas[s],
+    g_print ("sigma %2d (x4 at 10 bits) %8.3f %8.3f %s\n", sigmas[s],
         sum8[s] / 3, sum10[s] / 3, pass ? "ok" : "MISSED");
     ok &= pass;
   }
@@ -1128,7 +1128,9 @@ natural_frame (const GstVideoInfo * info, double noise, guint64 seed)
     gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&f, c);
     gint depth = GST_VIDEO_FRAME_COMP_DEPTH (&f, c);
     gint shift = GST_VIDEO_FORMAT_INFO_SHIFT (f.info.finfo, c);
-    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&f, c);
+    guint8 *data = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f,
+        GST_VIDEO_FORMAT_INFO_PLANE (f.info.finfo, c)) +
+        cfx_test_comp_byte_offset (f.info.finfo, c);
     gint stride = GST_VIDEO_FRAME_COMP_STRIDE (&f, c);
     gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (&f, c);
     guint16 mask = (guint16) (((1u << depth) - 1) << shift);
@@ -1169,7 +1171,11 @@ natural_frame (const GstVideoInfo * info, double noise, guint64 seed)
 static gpointer
 extract (GstVideoFrame * f, guint c, gint * w, gint * h, gint * unused_set)
 {
-  guint8 *data = GST_VIDEO_FRAME_COMP_DATA (f, c), *out8 = NULL;
+  /* not GST_VIDEO_FRAME_COMP_DATA: GStreamer 1.22 puts P01x's V one byte,
+   * not one sample, into its plane */
+  guint8 *data = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (f,
+      GST_VIDEO_FORMAT_INFO_PLANE (f->info.finfo, c)) +
+      cfx_test_comp_byte_offset (f->info.finfo, c), *out8 = NULL;
   guint16 *out16 = NULL;
   gint stride = GST_VIDEO_FRAME_COMP_STRIDE (f, c);
   gint ps = GST_VIDEO_FRAME_COMP_PSTRIDE (f, c), x, y;

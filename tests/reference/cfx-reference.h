@@ -135,8 +135,9 @@ float cfx_ref_degrain_estimate_sigma (const CfxRefPlane * src);
 /* The same two on depth-bit samples (9..16): the samples are read in 8-bit
  * units (v / 2^(depth - 8)), so sigma stays in 8-bit units; the result goes
  * back times 2^(depth - 8), rounded, clipped to (1 << depth) - 1
- * (output_noise: centred on 128 * 2^(depth - 8)). The estimate truncates
- * |16 * HH0| in 8-bit units, and a clipped sample is 0 or the maximum. */
+ * (output_noise: centred on 128 * 2^(depth - 8)). The estimate rounds
+ * |16 * HH0| in 8-bit units to nearest, and a clipped sample is 0 or the
+ * maximum. */
 void cfx_ref_degrain_plane16 (const CfxRefPlane16 * dst,
     const CfxRefPlane16 * src, int depth, const CfxRefDegrainParams * p);
 float cfx_ref_degrain_estimate_sigma16 (const CfxRefPlane16 * src,

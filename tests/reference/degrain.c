@@ -81,7 +81,7 @@
 #include "cfx-reference.h"
 
 #define EST_TILE 32
-#define EST_MAX_V 2040          /* 8 * 255 */
+#define EST_MAX_V 2047          /* 8 * 255 at 8 bits, up to 8 * 255.99 deeper */
 #define EST_PERCENTILE_DEN 10   /* 10th percentile: k = (N - 1) / 10 */
 #define EST_MAD_TO_SIGMA 0.6745 /* median |N(0,1)| */
 #define EST_BIAS 1.07
@@ -444,7 +444,7 @@ cmp_int (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/* |16 * HH0| at (x, y) in 8-bit units, truncated: the 3x3 mask [1,-2,1] x
+/* |16 * HH0| at (x, y) in 8-bit units, rounded: the 3x3 mask [1,-2,1] x
  * [1,-2,1], mirror borders; -1 if any of the 9 samples read is clipped (0
  * or the depth's maximum) */
 static int
@@ -466,7 +466,12 @@ hh0_abs16 (const AnyPlane * src, int x, int y)
   }
   if (clipped)
     return -1;
-  return (s < 0 ? -s : s) >> (src->depth - 8);
+  if (s < 0)
+    s = -s;
+  /* in 8-bit units, rounded to nearest (exact at 8 bits) */
+  if (src->depth > 8)
+    s = (s + (1 << (src->depth - 9))) >> (src->depth - 8);
+  return s < EST_MAX_V ? s : EST_MAX_V;
 }
 
 static float
