@@ -684,6 +684,8 @@ GST_START_TEST (test_kernel_arguments)
   CfxPlane a, b, big_a, big_b;
 
   fail_unless_equals_int (cudaMalloc ((void **) &d, 65536), cudaSuccess);
+  /* initialised: the calls accepted read it (initcheck) */
+  fail_unless_equals_int (cudaMemset (d, 0, 65536), cudaSuccess);
   a = cfx_plane_8bit (d, 64, 32, 32, 1, 0);
   b = cfx_plane_8bit (d + 2048, 64, 32, 31, 1, 0);
   big_a = cfx_plane_8bit (d, 128, 128, 128, 1, 0);

@@ -368,6 +368,8 @@ GST_START_TEST (test_kernel_refuses_small_planes)
   guint i;
 
   fail_unless_equals_int (cudaMalloc ((void **) &d, 4096), cudaSuccess);
+  /* initialised: the calls accepted read it (initcheck) */
+  fail_unless_equals_int (cudaMemset (d, 0, 4096), cudaSuccess);
   c[0].cur = cfx_plane_8bit (d, 256, 3, 3, 1, 0);
   c[0].prev = c[0].next = c[0].dst = c[0].cur;
   /* bwdif needs 4 rows, yadif 3 */

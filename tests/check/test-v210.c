@@ -201,6 +201,9 @@ GST_START_TEST (test_v210_kernel_arguments)
   planar_planes (12, 2, 0, p, &planar, &bytes);
   fail_unless_equals_int (cudaMalloc ((void **) &v210, 256 * 2 + 16),
       cudaSuccess);
+  /* initialised: the calls accepted read them (initcheck) */
+  fail_unless_equals_int (cudaMemset (planar, 0, bytes), cudaSuccess);
+  fail_unless_equals_int (cudaMemset (v210, 0, 256 * 2 + 16), cudaSuccess);
   /* pitch too short for the row's groups, unaligned rows */
   fail_unless_equals_int (cfx_v210_unpack (p[0], p[1], p[2], v210, 16, 12, 2,
           0), cudaErrorInvalidValue);
