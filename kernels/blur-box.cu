@@ -271,10 +271,24 @@ prefix_at (const unsigned *P, int w, int i)
   return (unsigned) q *period + inside;
 }
 
+/* The row's last, partial run of 16: the sums it has, one by one (the
+ * scratch past the row's end was never written), zero after them */
+template < typename T > __device__ __forceinline__ void
+load_tail (const T * row, int x, int w, unsigned v[16])
+{
+#pragma unroll
+  for (int k = 0; k < 16; k++)
+    v[k] = x + k < w ? row[x + k] : 0;
+}
+
 /* 16 sums from a row of T, as words (zero past the end) */
 __device__ __forceinline__ void
 load16 (const uint16_t * row, int x, int w, unsigned v[16])
 {
+  if (x + 16 > w) {
+    load_tail (row, x, w, v);
+    return;
+  }
   const uint4 a = *(const uint4 *) (row + x), b = *(const uint4 *) (row + x
       + 8);
   const unsigned u[8] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
@@ -283,16 +297,15 @@ load16 (const uint16_t * row, int x, int w, unsigned v[16])
     v[2 * k] = u[k] & 0xffffu;
     v[2 * k + 1] = u[k] >> 16;
   }
-  if (x + 16 > w)
-#pragma unroll
-    for (int k = 0; k < 16; k++)
-      if (x + k >= w)
-        v[k] = 0;
 }
 
 __device__ __forceinline__ void
 load16 (const uint32_t * row, int x, int w, unsigned v[16])
 {
+  if (x + 16 > w) {
+    load_tail (row, x, w, v);
+    return;
+  }
 #pragma unroll
   for (int k = 0; k < 4; k++) {
     const uint4 a = *(const uint4 *) (row + x + 4 * k);
@@ -301,11 +314,6 @@ load16 (const uint32_t * row, int x, int w, unsigned v[16])
     v[4 * k + 2] = a.z;
     v[4 * k + 3] = a.w;
   }
-  if (x + 16 > w)
-#pragma unroll
-    for (int k = 0; k < 16; k++)
-      if (x + k >= w)
-        v[k] = 0;
 }
 
 template < typename T >

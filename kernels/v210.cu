@@ -18,14 +18,12 @@
  *
  * Floor: unpack reads 16 bytes and writes 24 per 6 pixels, pack the
  * reverse: 6.67 bytes a pixel (4K: 55.3 MB, 18.9 us at 2.93 TB/s).
- * Access, unpack: two groups a thread; a warp reads 64 consecutive groups
- * of a row (1024 contiguous bytes, two 16-byte loads a thread) and writes
- * 32 x 24 contiguous luma bytes (three 8-byte stores a thread) and 32 x 12
- * bytes of each chroma plane (three 4-byte stores), all within one row; a
- * row's last pair, or planes not so aligned, store sample by sample. (One
- * group a thread with 2-byte chroma stores reached 66% of the copy
- * bandwidth at 4K on the H100.) Pack: one group a thread, the 16-byte
- * group written whole. */
+ * Access: one thread per group; a warp reads 32 consecutive groups of a row
+ * (512 contiguous bytes, one 16-byte load a thread) and writes 32 x 12
+ * contiguous luma bytes (three 4-byte stores a thread) and 32 x 6 bytes of
+ * each chroma plane (2-byte stores, merged in L2), all within one row.
+ * (Two groups a thread, with 8-byte luma and 4-byte chroma stores, was
+ * slower on the H100: unpack 37.2 us at 4K against 28.3.) */
 #include "cudafx-kernels.h"
 #include "kernel-helpers.h"
 
@@ -49,55 +47,38 @@ row16 (const CfxPlane & p, int y)
   return (uint16_t *) (p.data + (size_t) y * p.pitch);
 }
 
-/* Two groups (12 pixels) a thread */
 __global__ void __launch_bounds__ (GROUP_THREADS)
 v210_unpack (CfxPlane py, CfxPlane pu, CfxPlane pv, const uint8_t * src,
     int src_pitch, int width, int height)
 {
-  int t = blockIdx.x * GROUP_THREADS + threadIdx.x, row = blockIdx.y;
-  int g = 2 * t, x = g * 6, cx = g * 3, cw = (width + 1) / 2;
+  int g = blockIdx.x * GROUP_THREADS + threadIdx.x, row = blockIdx.y;
+  int x = g * 6, cx = g * 3, cw = (width + 1) / 2;
 
   if (x >= width)
     return;
-  const uint4 *s = (const uint4 *) (src + (size_t) row * src_pitch) + g;
-  uint4 w0 = __ldg (s);
-  /* a second group only where the row has one */
-  uint4 w1 = x + 6 < width ? __ldg (s + 1) : make_uint4 (0, 0, 0, 0);
-  unsigned Y[12] = { sample (w0.x, 1), sample (w0.y, 0), sample (w0.y, 2),
-    sample (w0.z, 1), sample (w0.w, 0), sample (w0.w, 2),
-    sample (w1.x, 1), sample (w1.y, 0), sample (w1.y, 2),
-    sample (w1.z, 1), sample (w1.w, 0), sample (w1.w, 2)
+  uint4 w = __ldg ((const uint4 *) (src + (size_t) row * src_pitch) + g);
+  unsigned Y[6] = { sample (w.x, 1), sample (w.y, 0), sample (w.y, 2),
+    sample (w.z, 1), sample (w.w, 0), sample (w.w, 2)
   };
-  unsigned U[6] = { sample (w0.x, 0), sample (w0.y, 1), sample (w0.z, 2),
-    sample (w1.x, 0), sample (w1.y, 1), sample (w1.z, 2)
-  };
-  unsigned V[6] = { sample (w0.x, 2), sample (w0.z, 0), sample (w0.w, 1),
-    sample (w1.x, 2), sample (w1.z, 0), sample (w1.w, 1)
-  };
+  unsigned U[3] = { sample (w.x, 0), sample (w.y, 1), sample (w.z, 2) };
+  unsigned V[3] = { sample (w.x, 2), sample (w.z, 0), sample (w.w, 1) };
   uint16_t *y = row16 (py, row) + x, *u = row16 (pu, row) + cx,
       *v = row16 (pv, row) + cx;
 
-  if (x + 12 <= width && ((uintptr_t) y & 7) == 0 && ((uintptr_t) u & 3) == 0
-      && ((uintptr_t) v & 3) == 0) {
-    /* two whole groups: luma as three 8-byte stores, each chroma as three
-     * 4-byte stores */
-    uint2 *y64 = (uint2 *) y;
-    uint32_t *u32 = (uint32_t *) u, *v32 = (uint32_t *) v;
+  if (x + 6 <= width && ((uintptr_t) y & 3) == 0) {
+    /* a whole group: luma as three 32-bit stores */
+    uint32_t *y32 = (uint32_t *) y;
+    y32[0] = Y[0] | Y[1] << 16;
+    y32[1] = Y[2] | Y[3] << 16;
+    y32[2] = Y[4] | Y[5] << 16;
+  } else {
 #pragma unroll
-    for (int i = 0; i < 3; i++) {
-      y64[i] = make_uint2 (Y[4 * i] | Y[4 * i + 1] << 16,
-          Y[4 * i + 2] | Y[4 * i + 3] << 16);
-      u32[i] = U[2 * i] | U[2 * i + 1] << 16;
-      v32[i] = V[2 * i] | V[2 * i + 1] << 16;
-    }
-    return;
+    for (int i = 0; i < 6; i++)
+      if (x + i < width)
+        y[i] = (uint16_t) Y[i];
   }
 #pragma unroll
-  for (int i = 0; i < 12; i++)
-    if (x + i < width)
-      y[i] = (uint16_t) Y[i];
-#pragma unroll
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < 3; i++) {
     if (cx + i < cw) {
       u[i] = (uint16_t) U[i];
       v[i] = (uint16_t) V[i];
@@ -171,8 +152,8 @@ cfx_v210_unpack (CfxPlane y, CfxPlane u, CfxPlane v, const uint8_t * src,
     return cudaErrorInvalidValue;
   if (width == 0 || height == 0)
     return cudaSuccess;
-  int pairs = ((width + 5) / 6 + 1) / 2;
-  return cfx_launch (v210_unpack, dim3 ((pairs + GROUP_THREADS - 1) /
+  int groups = (width + 5) / 6;
+  return cfx_launch (v210_unpack, dim3 ((groups + GROUP_THREADS - 1) /
           GROUP_THREADS, height), GROUP_THREADS, 0, stream, y, u, v, src,
       src_pitch, width, height);
 }
