@@ -1,7 +1,7 @@
 /* Degrain: undecimated ("a trous") wavelet, per-band shrinkage, plain sum.
  * Definition: tests/reference/degrain.c (the GPU matches it within 1 per
- * sample in 8-bit units; soft and identity are the same float operations in the same
- * order, Wiener differs only by float vs double in the window mean).
+ * output sample; soft and identity are the same float operations in the
+ * same order, Wiener differs only by float vs double in the window mean).
  *
  * One fused kernel per level, for every channel of the frame in one grid
  * (channels are flattened into one list of tiles). A block owns a T x T
@@ -42,9 +42,9 @@
  * sample: level 0 reads 1 byte and writes 8 (low band, sum), a middle level
  * reads 8 and writes 8, the last level reads 9 and writes 1 (2 more bytes
  * at 16 bits): 4K I420 with 5 levels is 12.4 Msamples x 67 bytes = 834 MB,
- * 0.29 ms at 2.9 TB/s. The halo reads come
- * from L2 (a tile of 32 at R = 16 reads 5x its area); shared memory
- * traffic, about 50 accesses per sample per level, is the real limit.
+ * 0.29 ms at 2.9 TB/s. The halo reads come from L2 (a tile of 32 at R = 16
+ * reads 5x its area); shared memory traffic, about 50 accesses per sample
+ * per level, is the real limit.
  *
  * Noise estimate (tests/reference/degrain-estimator.md): at level 0 every
  * 32 x 32 tile histograms |16 * HH0| (exact in float: integers at 8 bits,

@@ -59,9 +59,9 @@ size_t cfx_degrain_scratch_bytes (const CfxDegrainScratch * scratch);
  * sizes the scratch was made for, and 8-bit samples or 16-bit words of
  * 9 to 16 bits (depth, shift), the same in dst[c] as in src[c]
  * (cudaErrorInvalidValue otherwise); sigma stays in 8-bit units at every
- * depth. Only the samples of dst[c] are written (unused bits 0) (components of a
- * packed plane leave the bytes between them alone, and the padding byte
- * of an odd-width packed 4:2:2 row). dst must not overlap src. */
+ * depth. Only the samples of dst[c] are written, unused bits 0 (components
+ * of a packed plane leave the bytes between them alone, and the padding
+ * byte of an odd-width packed 4:2:2 row). dst must not overlap src. */
 cudaError_t cfx_degrain (const CfxPlane * dst, const CfxPlane * src,
     int n_channels, const CfxDegrainParams * params,
     CfxDegrainScratch * scratch, cudaStream_t stream);

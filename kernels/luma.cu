@@ -91,10 +91,9 @@ luma_strided (uint8_t * dst, int dst_pitch, int dst_step, const uint8_t * src,
  * TB/s). Planar words (P010's luma, I420_10LE ...) take the vector kernel:
  * the flat list of 8-sample vectors of the packed 4:2:2 kernel above (16
  * bytes in and 16 out a vector, 4 loads in flight per thread; a row's
- * last vector is read whole from the padding but stores its samples
- * only). Other steps take luma16_scaled, one
- * sample a thread (2-byte accesses: on the H100 it reached 41% of the copy
- * bandwidth at 4K). */
+ * last vector is read whole, into the padding, but stores its samples
+ * only). Other steps take luma16_scaled, one sample a thread (2-byte
+ * accesses: on the H100 it reached 41% of the copy bandwidth at 4K). */
 __device__ __forceinline__ unsigned
 scale_to_16 (unsigned word, int depth, int shift)
 {
@@ -184,7 +183,7 @@ luma_copy16 (const CfxPlane & dst, const CfxPlane & src, cudaStream_t stream)
   if (src.step == 2 && src.depth == 16)
     return cudaMemcpy2DAsync (dst.data, dst.pitch, src.data, src.pitch,
         (size_t) width * 2, height, cudaMemcpyDeviceToDevice, stream);
-  /* the vector path reads and writes whole vectors past the last sample */
+  /* the vector path reads whole vectors past the last sample */
   if (src.step == 2 && cfx_aligned (dst.data, dst.pitch, 1, 16)
       && cfx_aligned (src.data, src.pitch, 1, 16)
       && dst.pitch >= per_row * 16 && src.pitch >= per_row * 16) {

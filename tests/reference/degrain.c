@@ -346,6 +346,22 @@ typedef struct
   int width, height, depth;
 } AnyPlane;
 
+static AnyPlane
+any_plane8 (const CfxRefPlane * p)
+{
+  AnyPlane a = { p->data, NULL, p->stride, p->width, p->height, 8 };
+
+  return a;
+}
+
+static AnyPlane
+any_plane16 (const CfxRefPlane16 * p, int depth)
+{
+  AnyPlane a = { NULL, p->data, p->stride, p->width, p->height, depth };
+
+  return a;
+}
+
 static int
 sample_at (const AnyPlane * p, int x, int y)
 {
@@ -418,7 +434,7 @@ void
 cfx_ref_degrain_plane (const CfxRefPlane * dst, const CfxRefPlane * src,
     const CfxRefDegrainParams * p)
 {
-  AnyPlane a = { src->data, NULL, src->stride, src->width, src->height, 8 };
+  AnyPlane a = any_plane8 (src);
 
   degrain_any (dst->data, NULL, dst->stride, &a, p);
 }
@@ -427,9 +443,7 @@ void
 cfx_ref_degrain_plane16 (const CfxRefPlane16 * dst,
     const CfxRefPlane16 * src, int depth, const CfxRefDegrainParams * p)
 {
-  AnyPlane a = { NULL, src->data, src->stride, src->width, src->height,
-    depth
-  };
+  AnyPlane a = any_plane16 (src, depth);
 
   degrain_any (NULL, dst->data, dst->stride, &a, p);
 }
@@ -546,7 +560,7 @@ estimate_sigma (const AnyPlane * src)
 float
 cfx_ref_degrain_estimate_sigma (const CfxRefPlane * src)
 {
-  AnyPlane a = { src->data, NULL, src->stride, src->width, src->height, 8 };
+  AnyPlane a = any_plane8 (src);
 
   return estimate_sigma (&a);
 }
@@ -554,9 +568,7 @@ cfx_ref_degrain_estimate_sigma (const CfxRefPlane * src)
 float
 cfx_ref_degrain_estimate_sigma16 (const CfxRefPlane16 * src, int depth)
 {
-  AnyPlane a = { NULL, src->data, src->stride, src->width, src->height,
-    depth
-  };
+  AnyPlane a = any_plane16 (src, depth);
 
   return estimate_sigma (&a);
 }
