@@ -1,8 +1,9 @@
 /* gst-cudafx: DLPack export of a device frame's component (see the
  * header). The tensor holds the frame mapped for the consumer's stream
  * until the consumer calls its deleter: the buffer stays alive (the map
- * holds a reference) and our elements' next writer of it waits, on the
- * GPU, for the work the consumer enqueued on that stream. */
+ * holds a reference) and the frame's next user waits, on the GPU, for the
+ * work the consumer enqueued on that stream (the next writer for a read,
+ * every later user for a write). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -49,8 +50,8 @@ export_free (GstCudaFxDLManagedTensor * tensor)
   cudaStream_t stream = e->frame.stream;
   gint device = enter (e->frame.context);
 
-  /* records the consumer's reads for the frame's next writer; if that
-   * fails, the frame is not let go before the reads are done */
+  /* records the consumer's reads (or write) for the frame's next users;
+   * if that fails, the frame is not let go before the work is done */
   if (gst_cuda_fx_frame_unmap (&e->frame) != cudaSuccess)
     cudaStreamSynchronize (stream);
   gst_buffer_unref (buffer);
@@ -66,26 +67,59 @@ export_free (GstCudaFxDLManagedTensor * tensor)
  * @stream: the CUDA stream the consumer will read the tensor on
  * @error: where to put a reason for failing
  *
- * Exports component @component of @buffer's frame as a 2-D DLPack tensor
- * of unsigned 8 or 16-bit samples, shape (rows, samples a row), strides in
- * elements (a component interleaved with others, as NV12's U or UYVY's Y,
- * has a column stride above 1; data is the start of the plane's rows and
- * byte_offset the component's first sample), on the CUDA device of the
- * buffer; the calling thread's current device is left as it was. @stream
- * is made to wait on the GPU for the frame's last writer before this
- * returns. Call the tensor's deleter when the consumer is done (after its
- * work on @stream is enqueued): the buffer is kept alive until then, also
- * after its pipeline is gone. The tensor is for reading: the frame may be
- * shared with other elements.
+ * gst_cuda_fx_buffer_export_dlpack_full() for reading.
  *
- * Returns: (transfer full) (nullable): the tensor, or %NULL with @error
- * set (not device memory, no such component, samples that are not 8 or
- * 16-bit).
+ * Returns: (transfer full) (nullable): the tensor, or %NULL with @error set
  */
 GstCudaFxDLManagedTensor *
 gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
     const GstVideoInfo * info, guint component, cudaStream_t stream,
     GError ** error)
+{
+  return gst_cuda_fx_buffer_export_dlpack_full (buffer, info, component,
+      GST_MAP_READ, stream, error);
+}
+
+/**
+ * gst_cuda_fx_buffer_export_dlpack_full:
+ * @buffer: a buffer of device memory (ours or GStreamer's CUDA memory)
+ * @info: its caps layout
+ * @component: the component to export (0: Y or gray, 1: U, 2: V)
+ * @flags: %GST_MAP_READ, or %GST_MAP_WRITE (with or without READ) to write
+ *   the samples
+ * @stream: (type gpointer) (nullable): the CUDA stream (a `cudaStream_t`
+ *   or `CUstream`; %NULL or 0: the legacy default stream) the consumer
+ *   will use the tensor on
+ * @error: where to put a reason for failing
+ *
+ * Exports component @component of @buffer's frame as a 2-D DLPack tensor
+ * of unsigned 8 or 16-bit samples, shape (rows, samples a row), strides in
+ * elements (a component interleaved with others, as NV12's U or UYVY's Y,
+ * has a column stride above 1; data is the start of the plane's rows and
+ * byte_offset the component's first sample), on the CUDA device of the
+ * buffer; the calling thread's current device is left as it was.
+ *
+ * Before this returns, @stream is made to wait on the GPU for the frame's
+ * last writer and, for %GST_MAP_WRITE, for its readers since. Call the
+ * tensor's deleter when the consumer is done (after its work on @stream is
+ * enqueued): that records the work on @stream, so that the frame's next
+ * user in a pipeline waits for it on the GPU, and lets the buffer go; the
+ * buffer is kept alive until then, also after its pipeline is gone. Write
+ * only to buffers nothing else holds (a frame of a pool you acquired it
+ * from), never to one a pipeline gave you: others may read it.
+ *
+ * From Python (PyGObject) the tensor is an address: wrap it in a PyCapsule
+ * named "dltensor" for `torch.from_dlpack()` or `cupy.from_dlpack()`,
+ * which call the deleter.
+ *
+ * Returns: (type gpointer) (transfer full) (nullable): the tensor (a
+ * `DLManagedTensor *`), or %NULL with @error set (not device memory, no
+ * such component, samples that are not 8 or 16-bit)
+ */
+GstCudaFxDLManagedTensor *
+gst_cuda_fx_buffer_export_dlpack_full (GstBuffer * buffer,
+    const GstVideoInfo * info, guint component, GstMapFlags flags,
+    gpointer stream, GError ** error)
 {
   GstCudaFxContext *context = NULL;
   GstCudaFxPlane *p;
@@ -109,8 +143,9 @@ gst_cuda_fx_buffer_export_dlpack (GstBuffer * buffer,
 
   e = g_new0 (Export, 1);
   device = enter (context);
-  if (!gst_cuda_fx_frame_map (&e->frame, info, buffer, GST_MAP_READ, context,
-          stream, error)) {
+  if (!gst_cuda_fx_frame_map (&e->frame, info, buffer,
+          (flags & GST_MAP_WRITE) ? GST_MAP_READWRITE : GST_MAP_READ, context,
+          (cudaStream_t) stream, error)) {
     leave (device);
     g_free (e);
     return NULL;

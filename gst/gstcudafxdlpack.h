@@ -53,6 +53,11 @@ struct _GstCudaFxDLManagedTensor
 GstCudaFxDLManagedTensor *gst_cuda_fx_buffer_export_dlpack (GstBuffer *
     buffer, const GstVideoInfo * info, guint component, cudaStream_t stream,
     GError ** error);
+/* the same for reading or writing; @stream is a cudaStream_t (a pointer,
+ * for bindings) */
+GstCudaFxDLManagedTensor *gst_cuda_fx_buffer_export_dlpack_full (GstBuffer *
+    buffer, const GstVideoInfo * info, guint component, GstMapFlags flags,
+    gpointer stream, GError ** error);
 
 G_END_DECLS
 

@@ -67,5 +67,18 @@ try:
 except GLib.Error as e:
     check("device 4096 refused", "CUDA" in e.message, e.message)
 
+# the DLPack export is callable (stream as an integer, tensor as an
+# address) and refuses a buffer of system memory with a clear error
+gi.require_version("GstVideo", "1.0")
+from gi.repository import GstVideo  # noqa: E402
+info = GstVideo.VideoInfo.new_from_caps(caps)
+system = Gst.Buffer.new_allocate(None, info.size, None)
+try:
+    GstCudaFx.buffer_export_dlpack_full(system, info, 0, Gst.MapFlags.WRITE, 0)
+    check("DLPack export of system memory refused", False)
+except GLib.Error as e:
+    check("DLPack export of system memory refused",
+          "device memory" in e.message, e.message)
+
 print("%d failed" % failed)
 sys.exit(1 if failed else 0)
