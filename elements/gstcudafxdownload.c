@@ -161,7 +161,8 @@ gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   }
   /* The CPU needs the bytes: wait for this element's copies alone */
   if (err == cudaSuccess)
-    err = cudaStreamSynchronize (gst_cuda_fx_filter_get_stream (filter));
+    err = gst_cuda_fx_context_wait_stream (gst_cuda_fx_filter_get_context
+        (filter), gst_cuda_fx_filter_get_stream (filter));
   gst_video_frame_unmap (&out);
   if (!gst_cuda_fx_check (trans, err, "Downloading a %dx%d %s frame",
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),

@@ -9,6 +9,12 @@
  * element's own CUDA stream and nothing waits for it on the host. Frames
  * already in device memory pass through.
  *
+ * Frames in pageable memory (a producer that did not take the pool:
+ * filesrc, most decoders and capture sources) are first copied into pinned
+ * staging frames by #GstCudaFxUpload:copy-threads threads, whose copies
+ * overlap the earlier frames' copies to the GPU: the driver's own path
+ * from pageable memory runs at a quarter of the link's speed.
+ *
  * `cudafxupload` is the same element under a name gst-plugins-bad's nvcodec
  * plugin does not also use.
  *
@@ -24,6 +30,7 @@
 
 #include "gstcudafxupload.h"
 #include "gstcudafxv210.h"
+#include "gstcudafxstaging.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_upload_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_upload_debug
@@ -31,11 +38,23 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_upload_debug);
 /* pinned buffers proposed upstream: frames in flight plus the producer's */
 #define HOST_POOL_MIN_BUFFERS 4
 
+#define DEFAULT_COPY_THREADS 0
+#define MAX_COPY_THREADS 64
+
+enum
+{
+  PROP_0,
+  PROP_COPY_THREADS,
+};
+
 struct _GstCudaFxUpload
 {
   GstCudaFxFilter parent;
 
   GstCudaFxV210 v210;
+  /* frames from pageable memory go through it; NULL in passthrough */
+  GstCudaFxStaging *staging;
+  guint copy_threads;           /* property; the staging reads it at caps */
 };
 
 G_DEFINE_TYPE (GstCudaFxUpload, gst_cuda_fx_upload, GST_TYPE_CUDA_FX_FILTER);
@@ -69,8 +88,21 @@ gst_cuda_fx_upload_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
 {
   GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (filter);
 
-  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter),
-      gst_cuda_fx_caps_are_device (incaps));
+  gboolean device = gst_cuda_fx_caps_are_device (incaps);
+  guint threads;
+
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (filter), device);
+  g_clear_pointer (&self->staging, gst_cuda_fx_staging_free);
+  GST_OBJECT_LOCK (self);
+  threads = self->copy_threads;
+  GST_OBJECT_UNLOCK (self);
+  if (!device) {
+    self->staging = gst_cuda_fx_staging_new (incaps, threads);
+    if (!self->staging)
+      GST_WARNING_OBJECT (self, "no pinned staging for %" GST_PTR_FORMAT
+          ": frames in pageable memory take the driver's slower path",
+          incaps);
+  }
   return gst_cuda_fx_v210_set_info (&self->v210, filter, in_info, out_info);
 }
 
@@ -80,6 +112,7 @@ gst_cuda_fx_upload_stop (GstBaseTransform * trans)
   GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (trans);
 
   gst_cuda_fx_v210_stop (&self->v210, GST_CUDA_FX_FILTER (trans));
+  g_clear_pointer (&self->staging, gst_cuda_fx_staging_free);
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_upload_parent_class)->stop (trans);
 }
 
@@ -164,8 +197,9 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
   const GstVideoInfo *info = gst_cuda_fx_filter_get_in_info (filter);
   GstCudaFxContext *context = gst_cuda_fx_filter_get_context (filter);
-  GstVideoFrame in;
+  GstVideoFrame in, staged;
   GstCudaFxFrame out;
+  GstBuffer *staged_buf = NULL;
   gboolean pinned, unmapped;
   cudaError_t err;
 
@@ -181,9 +215,21 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
             GST_VIDEO_INFO_NAME (info), GST_VIDEO_INFO_SIZE (info)));
     return GST_FLOW_ERROR;
   }
+  /* pageable: the copy to the GPU reads a pinned copy, which goes back to
+   * the staging's pool once that copy is done */
+  if (!pinned && self->staging
+      && (staged_buf = gst_cuda_fx_staging_copy (self->staging, &in,
+              &staged))) {
+    gst_video_frame_unmap (&in);
+    in = staged;
+    inbuf = staged_buf;
+    pinned = TRUE;
+  }
   if (!gst_cuda_fx_filter_map_frame (filter, &out,
           gst_cuda_fx_filter_get_out_info (filter), outbuf, GST_MAP_WRITE)) {
     gst_video_frame_unmap (&in);
+    if (staged_buf)
+      gst_buffer_unref (staged_buf);
     return GST_FLOW_ERROR;
   }
   err = self->v210.active ? gst_cuda_fx_v210_upload (&self->v210, &out,
@@ -197,6 +243,8 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (pinned)
     gst_cuda_fx_context_release_after (context,
         gst_cuda_fx_filter_get_stream (filter), gst_buffer_ref (inbuf));
+  if (staged_buf)
+    gst_buffer_unref (staged_buf);
   if (!unmapped)
     return GST_FLOW_ERROR;
   if (!gst_cuda_fx_check (trans, err, "Uploading a %dx%d %s frame",
@@ -207,11 +255,67 @@ gst_cuda_fx_upload_transform (GstBaseTransform * trans, GstBuffer * inbuf,
 }
 
 static void
+gst_cuda_fx_upload_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (object);
+
+  switch (prop_id) {
+    case PROP_COPY_THREADS:
+      GST_OBJECT_LOCK (self);
+      self->copy_threads = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_cuda_fx_upload_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaFxUpload *self = GST_CUDA_FX_UPLOAD (object);
+
+  switch (prop_id) {
+    case PROP_COPY_THREADS:
+      GST_OBJECT_LOCK (self);
+      g_value_set_uint (value, self->copy_threads);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
 gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
 {
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_cuda_fx_upload_set_property;
+  gobject_class->get_property = gst_cuda_fx_upload_get_property;
+
+  /**
+   * GstCudaFxUpload:copy-threads:
+   *
+   * Threads that copy a frame in pageable memory into a pinned staging
+   * frame before its copy to the GPU (0: half the CPU cores, at most 4; 1:
+   * the streaming thread alone). Read when caps are set. Frames in pinned
+   * memory, ours or page-locked by someone else, are copied directly.
+   */
+  g_object_class_install_property (gobject_class, PROP_COPY_THREADS,
+      g_param_spec_uint ("copy-threads", "Copy threads",
+          "Threads copying frames from pageable memory into pinned staging "
+          "frames (0: half the CPU cores, at most 4; read when caps are set)",
+          0, MAX_COPY_THREADS, DEFAULT_COPY_THREADS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
       SRC_CAPS);
@@ -233,4 +337,5 @@ gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
 static void
 gst_cuda_fx_upload_init (GstCudaFxUpload * self)
 {
+  self->copy_threads = DEFAULT_COPY_THREADS;
 }

@@ -258,7 +258,7 @@ def run_device(context, gpu, frames):
     info = GstVideo.VideoInfo.new_from_caps(caps)
     pool = GstCudaFx.BufferPool.new(context)
     config = pool.get_config()
-    Gst.BufferPool.config_set_params(config, caps, 0, 0, 4)
+    Gst.BufferPool.config_set_params(config, caps, 0, 4, 0)
     if not pool.set_config(config) or not pool.set_active(True):
         sys.exit("cannot start the device pool")
     for n in range(frames):

@@ -599,10 +599,33 @@ gst_cuda_fx_context_acquire_event (GstCudaFxContext * context)
   event = g_queue_pop_head (&context->free_events);
   g_mutex_unlock (&context->event_lock);
 
+  /* blocking sync: the release thread and the waits of
+   * gst_cuda_fx_context_wait_stream() sleep on these events */
   if (!event && cudaEventCreateWithFlags (&event,
-          cudaEventDisableTiming) != cudaSuccess)
+          cudaEventDisableTiming | cudaEventBlockingSync) != cudaSuccess)
     return NULL;
   return event;
+}
+
+/**
+ * gst_cuda_fx_context_wait_stream: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
+cudaError_t
+gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
+    cudaStream_t stream)
+{
+  cudaEvent_t event = gst_cuda_fx_context_acquire_event (context);
+  cudaError_t err;
+
+  if (!event)
+    return cudaStreamSynchronize (stream);
+  err = cudaEventRecord (event, stream);
+  if (err == cudaSuccess)
+    err = cudaEventSynchronize (event);
+  gst_cuda_fx_context_release_event (context, event);
+  return err;
 }
 
 /**

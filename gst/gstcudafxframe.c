@@ -402,8 +402,10 @@ gst_cuda_fx_frame_map (GstCudaFxFrame * frame, const GstVideoInfo * info,
 static cudaError_t
 unmap_foreign (GstCudaFxFrame * frame, gboolean write)
 {
-  if (write || !frame->context)
+  if (!frame->context)
     return cudaStreamSynchronize (frame->stream);
+  if (write)
+    return gst_cuda_fx_context_wait_stream (frame->context, frame->stream);
   return gst_cuda_fx_context_release_after (frame->context, frame->stream,
       gst_buffer_ref (frame->video.buffer)) ? cudaSuccess :
       cudaErrorUnknown;

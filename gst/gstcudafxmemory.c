@@ -250,7 +250,7 @@ download_mirror (GstCudaFxMemory * self)
         cudaHostAllocPortable);
     if (err == cudaSuccess)
       err = cudaEventCreateWithFlags (&self->mirror_event,
-          cudaEventDisableTiming);
+          cudaEventDisableTiming | cudaEventBlockingSync);
   }
   if (err == cudaSuccess)
     err = gst_cuda_fx_sync_begin (self->sync, stream, FALSE);
@@ -288,7 +288,7 @@ upload_mirror (GstCudaFxMemory * self)
     err = gst_cuda_fx_sync_end (self->sync, stream, TRUE);
   /* the mirror may be mapped and written again before the copy is done */
   if (err == cudaSuccess)
-    err = cudaStreamSynchronize (stream);
+    err = gst_cuda_fx_context_wait_stream (self->context, stream);
   if (err != cudaSuccess) {
     GST_ERROR ("Writing a CPU map back to the device failed: %s (%s)",
         cudaGetErrorString (err), cudaGetErrorName (err));

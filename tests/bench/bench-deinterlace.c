@@ -100,6 +100,7 @@ kernel_rows (void)
     {"ela", CFX_DEINT_ELA, 0},
     {"linear", CFX_DEINT_LINEAR, 0},
   };
+  double worst[2] = { 0, 0 };   /* yadif/bwdif share of the floor: 1080i, 2160i */
   guint k, m;
 
   bench_print_kernel_header ("cudadeinterlace kernel, one output frame per "
@@ -159,6 +160,12 @@ kernel_rows (void)
       d->field.intra_only = methods[m].intra;
       t = bench_time_kernel (launch_deint, d, sets);
       bench_print_kernel_row (name, t, bytes);
+      if (temporal) {
+        double share = bytes / t / bench_copy_bandwidth;
+        int big = kinds[k].h > 1080;
+
+        worst[big] = worst[big] > 0 ? MIN (worst[big], share) : share;
+      }
       g_free (name);
     }
     for (s = 0; s < sets; s++)
@@ -166,6 +173,14 @@ kernel_rows (void)
         cudaFree (d->mem[s][j]);
     g_free (d);
   }
+  if (worst[1] > 0)
+    bench_target ("cudadeinterlace 2160i yadif/bwdif kernel, share of its "
+        "floor (the lowest of UYVY and I420)", ">= 85%", worst[1] >= 0.85,
+        "%.0f%%", 100 * worst[1]);
+  if (worst[0] > 0)
+    bench_target ("cudadeinterlace 1080i yadif/bwdif kernel, share of its "
+        "floor (the lowest)", ">= 70%", worst[0] >= 0.70, "%.0f%%",
+        100 * worst[0]);
 }
 
 /* FFmpeg's CPU filter on a lavfi source: output frames per second, 0 if

@@ -2,14 +2,16 @@
  *   - the machine's limits: device copy bandwidth, pinned copy rates;
  *   - cudaupload / cudadownload throughput next to the pinned limit;
  *   - kernel times against their floors (bytes moved / copy bandwidth);
- *   - whole pipelines in frames per second, ours next to peers.
+ *   - whole pipelines in frames per second, ours next to peers;
+ *   - the speed targets those rows are held to, in one table at the end.
  *
  * A benchmark, never a test: it asserts nothing and always exits 0 unless
  * it cannot run at all.
  *
  *   cudafx-bench [--quick] [SECTION...]     sections: limits transfer luma
- *                                           pipelines sharing blur deinterlace
- *                                           degrain nvdec multigpu v210; none named:
+ *                                           pipelines sharing blur chains
+ *                                           deinterlace degrain nvdec multigpu
+ *                                           v210; none named:
  *                                           all of these. soak (minutes) runs
  *                                           only when named.
  *   cudafx-bench --pipeline "LAUNCH" N     frames/s of one launch line (used for peers)
@@ -18,6 +20,7 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 #include <gst/cudafx.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,14 +504,7 @@ bench_pipeline_fps (const char *launch)
 
 static gint branch_outputs;
 static gint64 first_branch_output;
-
-static void
-on_branch_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
-    gpointer data)
-{
-  if (g_atomic_int_add (&branch_outputs, 1) == 0)
-    first_branch_output = g_get_monotonic_time ();
-}
+static double first_branch_cpu;
 
 static double
 cpu_seconds (void)
@@ -520,11 +516,38 @@ cpu_seconds (void)
       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 }
 
+static void
+on_branch_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
+    gpointer data)
+{
+  if (g_atomic_int_add (&branch_outputs, 1) == 0) {
+    first_branch_output = g_get_monotonic_time ();
+    first_branch_cpu = cpu_seconds ();
+  }
+}
+
+static double branches_fps (const char *launch, guint n, double *cpu,
+    double *cpu_steady);
+
 /* Frames per second over all the sinks "s0" .. "s<n-1>" of @launch (first
  * output to EOS), and the process's CPU seconds per output frame in @cpu
  * (getrusage over the run, start-up included); 0 if it did not run */
 double
 bench_branches_fps (const char *launch, guint n, double *cpu)
+{
+  return branches_fps (launch, n, cpu, NULL);
+}
+
+/* The same, with the CPU seconds per output frame from the first output
+ * to EOS (start-up left out) */
+double
+bench_branches_fps_steady (const char *launch, guint n, double *cpu_steady)
+{
+  return branches_fps (launch, n, NULL, cpu_steady);
+}
+
+static double
+branches_fps (const char *launch, guint n, double *cpu, double *cpu_steady)
 {
   GstElement *pipeline;
   GError *error = NULL;
@@ -560,6 +583,8 @@ bench_branches_fps (const char *launch, guint n, double *cpu)
         1e-6);
     if (cpu)
       *cpu = (cpu_seconds () - c0) / got;
+    if (cpu_steady)
+      *cpu_steady = (cpu_seconds () - first_branch_cpu) / (got - 1);
   } else if (msg && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     gst_message_parse_error (msg, &error, NULL);
     g_printerr ("%s: %s\n", launch, error->message);
@@ -744,6 +769,42 @@ section_sharing (void)
   }
 }
 
+/* ---- targets --------------------------------------------------------------- */
+
+static GPtrArray *target_rows;
+
+void
+bench_target (const char *what, const char *target, gboolean met,
+    const char *now_format, ...)
+{
+  va_list args;
+  gchar *now;
+
+  va_start (args, now_format);
+  now = g_strdup_vprintf (now_format, args);
+  va_end (args);
+  if (!target_rows)
+    target_rows = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (target_rows, g_strdup_printf ("| %s | %s | %s | %s |",
+          what, now, target, met ? "met" : "**missed**"));
+  g_free (now);
+}
+
+static void
+print_targets (void)
+{
+  guint i;
+
+  if (!target_rows)
+    return;
+  printf ("\n## Speed targets (the rows of the sections above)\n\n"
+      "| what | now | target | |\n|---|---|---|---|\n");
+  for (i = 0; i < target_rows->len; i++)
+    printf ("%s\n", (const char *) g_ptr_array_index (target_rows, i));
+  g_ptr_array_free (target_rows, TRUE);
+  target_rows = NULL;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static const struct
@@ -759,6 +820,7 @@ static const struct
   {"pipelines", section_pipelines},
   {"sharing", section_sharing},
   {"blur", bench_section_blur},
+  {"chains", bench_section_chains},
   {"deinterlace", bench_section_deinterlace},
   {"degrain", bench_section_degrain},
   {"nvdec", bench_section_nvdec},
@@ -814,6 +876,7 @@ main (int argc, char **argv)
       sections[s].run ();
       fflush (stdout);
     }
+  print_targets ();
   gst_object_unref (ctx);
   return 0;
 }

@@ -30,9 +30,17 @@ double bench_pipeline_fps (const char *launch);
 double bench_peer_pipeline_fps (const char *launch);
 double bench_ffmpeg_seconds (const char *source, const char *vf, int frames);
 double bench_branches_fps (const char *launch, guint n, double *cpu);
+double bench_branches_fps_steady (const char *launch, guint n,
+    double *cpu_steady);
+
+/* One row of the speed targets, printed together at the end of the run:
+ * what, the value now (printf format), the target, whether it is met */
+void bench_target (const char *what, const char *target, gboolean met,
+    const char *now_format, ...) G_GNUC_PRINTF (4, 5);
 
 /* sections in their own files */
 void bench_section_blur (void);
+void bench_section_chains (void);
 void bench_section_deinterlace (void);
 void bench_section_degrain (void);
 void bench_section_nvdec (void);

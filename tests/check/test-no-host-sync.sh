@@ -3,9 +3,9 @@
 # only where the CPU must see the bytes. Scans gst/, elements/ and kernels/
 # (comments stripped) for blocking CUDA calls and fails on any outside the
 # places listed in $allowed below.
-# Blocking calls: cuda{Stream,Device,Event,Thread,Ctx}Synchronize, and the
-# synchronous copies and fills (cudaMemcpy*, cudaMemset* without Async),
-# plus their driver-API forms. Every hit is printed as file:line.
+# Blocking calls: cuda{Stream,Device,Event,Thread,Ctx}Synchronize, our own
+# gst_cuda_fx_context_wait_stream, and the synchronous copies and fills
+# (cudaMemcpy*, cudaMemset* without Async), plus their driver-API forms. Every hit is printed as file:line.
 #
 # Usage: CUDAFX_SOURCE_ROOT=/path/to/gst-cudafx test-no-host-sync.sh
 # Exit status: 0 pass, 1 fail.
@@ -16,7 +16,9 @@ root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 # (GNU style: the function's name starts its line).
 #   gstcudafxdownload.c           the download: the CPU must see the bytes
 #   gstcudafxmemory.c             CPU maps of device memory, and freeing
-#   gstcudafxcontext.c            the release thread and its fallback
+#   gstcudafxcontext.c            the release thread and its fallback, and
+#   gstcudafxcontext.h            gst_cuda_fx_context_wait_stream (whose
+#                                 callers must be allowed here too)
 #   gstcudafxdegrain.c:estimate_now  the first frame after a caps change in
 #       automatic mode waits once for its own noise estimate (later frames
 #       use the previous frames' estimates)
@@ -28,7 +30,7 @@ root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 #       of our events
 #   gstcudafxdlpack.c:export_free  only when recording a DLPack consumer's
 #       reads failed: the frame must not be let go before they are done
-allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c elements/gstcudafxdegrain.c:estimate_now elements/gstcudafxdegrain.c:collect_estimate gst/gstcudafxframe.c:unmap_foreign gst/gstcudafxdlpack.c:export_free"
+allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c gst/gstcudafxcontext.h elements/gstcudafxdegrain.c:estimate_now elements/gstcudafxdegrain.c:collect_estimate gst/gstcudafxframe.c:unmap_foreign gst/gstcudafxdlpack.c:export_free"
 
 # Name of the function around line N of FILE: the last line at or before it
 # that starts with a name and " (" (a GNU-style definition)
@@ -39,7 +41,7 @@ function_at () {
 
 # One extended regular expression over comment-free lines: a call, the name
 # followed by "(", so the ...Async variants never match.
-waits='cuda(Stream|Device|Event|Thread|Ctx)Synchronize|cu(Stream|Ctx|Event)Synchronize'
+waits='cuda(Stream|Device|Event|Thread|Ctx)Synchronize|cu(Stream|Ctx|Event)Synchronize|gst_cuda_fx_context_wait_stream'
 copies='cudaMemcpy(2D|3D|Peer|3DPeer|ToSymbol|FromSymbol|ToArray|FromArray|2DToArray|2DFromArray)?'
 fills='cudaMemset(2D|3D)?'
 driver='cuMemcpy(HtoD|DtoH|DtoD|2D|3D|Peer)?(_v2)?|cuMemsetD(8|16|32|2D8|2D16|2D32)(_v2)?'

@@ -33,11 +33,12 @@ video_caps (const gchar * format, gint w, gint h, const gchar * extra)
   return caps;
 }
 
-/* Pushes @inbuf, pulls the output and checks it equals @inbuf byte for byte
- * in every plane's visible part. */
+/* Pushes @inbuf (laid out as @in_info says, or its video meta), pulls the
+ * output and checks it equals @inbuf byte for byte in every plane's
+ * visible part. */
 static gboolean
-round_trip_one (GstHarness * h, const GstVideoInfo * info, GstBuffer * inbuf,
-    const gchar * what)
+round_trip_layout (GstHarness * h, const GstVideoInfo * in_info,
+    const GstVideoInfo * info, GstBuffer * inbuf, const gchar * what)
 {
   GstBuffer *outbuf;
   GstVideoFrame in, out;
@@ -47,7 +48,7 @@ round_trip_one (GstHarness * h, const GstVideoInfo * info, GstBuffer * inbuf,
       GST_FLOW_OK);
   outbuf = gst_harness_pull (h);
   fail_unless (outbuf != NULL);
-  fail_unless (gst_video_frame_map (&in, info, inbuf, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&in, in_info, inbuf, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&out, info, outbuf, GST_MAP_READ));
   ok = cfx_test_frames_equal (&in, &out, what);
   fail_unless_equals_uint64 (GST_BUFFER_PTS (outbuf), GST_BUFFER_PTS (inbuf));
@@ -55,6 +56,13 @@ round_trip_one (GstHarness * h, const GstVideoInfo * info, GstBuffer * inbuf,
   gst_video_frame_unmap (&in);
   gst_buffer_unref (outbuf);
   return ok;
+}
+
+static gboolean
+round_trip_one (GstHarness * h, const GstVideoInfo * info, GstBuffer * inbuf,
+    const gchar * what)
+{
+  return round_trip_layout (h, info, info, inbuf, what);
 }
 
 /* A buffer from the pinned pool cudaupload proposes upstream */
@@ -123,6 +131,67 @@ GST_START_TEST (test_round_trip_all_formats_and_sizes)
       g_free (what);
       gst_buffer_pool_set_active (pool, FALSE);
       gst_object_unref (pool);
+      gst_caps_unref (caps);
+      gst_harness_teardown (h);
+    }
+  }
+  fail_unless (all_ok, "some round trips differ (see above)");
+}
+
+GST_END_TEST;
+
+/* Pageable frames whose rows are longer than the caps' own layout (a
+ * producer's video meta), through the pinned staging with one thread and
+ * with an odd number of them over an odd number of rows: the picture comes
+ * back byte for byte */
+GST_START_TEST (test_pageable_padded_strides_through_staging)
+{
+  const gchar *formats_tried[] = { "I420", "UYVY", "P010_10LE" };
+  const guint threads[] = { 1, 3 };
+  gboolean all_ok = TRUE;
+  guint f, t, n;
+
+  for (f = 0; f < G_N_ELEMENTS (formats_tried); f++) {
+    for (t = 0; t < G_N_ELEMENTS (threads); t++) {
+      gchar *launch = g_strdup_printf ("cudafxupload copy-threads=%u ! "
+          "cudafxdownload", threads[t]);
+      GstHarness *h = gst_harness_new_parse (launch);
+      GstCaps *caps = video_caps (formats_tried[f], 1921, 1083, NULL);
+      GstVideoInfo info, padded;
+      gchar *what = g_strdup_printf ("%s with padded strides, %u threads",
+          formats_tried[f], threads[t]);
+      gsize offset[GST_VIDEO_MAX_PLANES] = { 0 }, size = 0;
+      gint stride[GST_VIDEO_MAX_PLANES] = { 0 };
+      guint p;
+
+      fail_unless (gst_video_info_from_caps (&info, caps));
+      gst_harness_set_src_caps (h, gst_caps_ref (caps));
+      padded = info;
+      for (p = 0; p < GST_VIDEO_INFO_N_PLANES (&info); p++) {
+        stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (&info, p) + 64 + 8 * p;
+        offset[p] = size;
+        size += (gsize) stride[p] *
+            gst_cuda_fx_video_info_plane_height (&info, p);
+        padded.stride[p] = stride[p];
+        padded.offset[p] = offset[p];
+      }
+      padded.size = size;
+      for (n = 0; n < 3; n++) {
+        GstBuffer *inbuf = gst_buffer_new_allocate (NULL, size, NULL);
+        GstMapInfo map;
+
+        gst_buffer_map (inbuf, &map, GST_MAP_WRITE);
+        cfx_test_fill_random (map.data, map.size, 7000 + f * 10 + t + n);
+        gst_buffer_unmap (inbuf, &map);
+        gst_buffer_add_video_meta_full (inbuf, GST_VIDEO_FRAME_FLAG_NONE,
+            GST_VIDEO_INFO_FORMAT (&info), 1921, 1083,
+            GST_VIDEO_INFO_N_PLANES (&info), offset, stride);
+        GST_BUFFER_PTS (inbuf) = n * GST_SECOND / 25;
+        all_ok &= round_trip_layout (h, &padded, &info, inbuf, what);
+        gst_buffer_unref (inbuf);
+      }
+      g_free (what);
+      g_free (launch);
       gst_caps_unref (caps);
       gst_harness_teardown (h);
     }
@@ -796,6 +865,7 @@ upload_download_suite (void)
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_round_trip_all_formats_and_sizes);
+  tcase_add_test (tc, test_pageable_padded_strides_through_staging);
   tcase_add_test (tc, test_v210_round_trip);
   tcase_add_test (tc, test_interlaced_caps_and_flags_preserved);
   tcase_add_test (tc, test_cpu_map_of_device_memory);

@@ -1,0 +1,160 @@
+/* gst-cudafx: pinned staging for frames in pageable memory (see the
+ * header). One streaming thread uses a staging at a time: the part of the
+ * copy in progress lives in the staging itself. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcudafxstaging.h"
+#include "gstcudafxframe.h"
+#include "gstcudafxhostmemory.h"
+
+/* frames in the pool: the one being copied, those whose upload is still
+ * running, and one more */
+#define STAGING_BUFFERS 4
+/* below this many bytes a frame is copied by the calling thread alone:
+ * waking the others costs more than it saves */
+#define STAGING_SPLIT_BYTES (1 << 20)
+
+struct _GstCudaFxStaging
+{
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GThreadPool *workers;         /* NULL with one thread */
+  guint threads;
+
+  /* the copy in progress */
+  const GstVideoFrame *src;
+  GstVideoFrame *dst;
+  guint parts;
+  guint parts_left;
+  GMutex lock;
+  GCond done;
+};
+
+guint
+gst_cuda_fx_staging_threads (guint threads)
+{
+  if (threads == 0)
+    threads = CLAMP (g_get_num_processors () / 2, 1, 4);
+  return threads;
+}
+
+/* Part @part of @parts of every plane's rows, whole rows as far as both
+ * strides go (so padding a packed format defines comes along) */
+static void
+copy_part (const GstVideoFrame * src, GstVideoFrame * dst, guint part,
+    guint parts)
+{
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (dst); p++) {
+    gint h = gst_cuda_fx_video_info_plane_height (&dst->info, p);
+    gint y0 = (gint) ((gint64) h * part / parts);
+    gint y1 = (gint) ((gint64) h * (part + 1) / parts);
+    gint ss = GST_VIDEO_FRAME_PLANE_STRIDE (src, p);
+    gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (dst, p);
+    gsize row = (gsize) MIN (ss, ds);
+    const guint8 *s = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (src, p) +
+        (gsize) y0 *ss;
+    guint8 *d = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (dst, p) + (gsize) y0 *ds;
+    gint y;
+
+    if (y1 <= y0)
+      continue;
+    if (ss == ds) {
+      memcpy (d, s, (gsize) (y1 - y0 - 1) * ds + row);
+      continue;
+    }
+    for (y = y0; y < y1; y++, s += ss, d += ds)
+      memcpy (d, s, row);
+  }
+}
+
+static void
+worker_func (gpointer part_plus_one, gpointer data)
+{
+  GstCudaFxStaging *self = data;
+
+  copy_part (self->src, self->dst, GPOINTER_TO_UINT (part_plus_one) - 1,
+      self->parts);
+  g_mutex_lock (&self->lock);
+  if (--self->parts_left == 0)
+    g_cond_signal (&self->done);
+  g_mutex_unlock (&self->lock);
+}
+
+GstCudaFxStaging *
+gst_cuda_fx_staging_new (GstCaps * caps, guint threads)
+{
+  GstCudaFxStaging *self;
+  GstBufferPool *pool;
+
+  pool = gst_cuda_fx_host_buffer_pool_new (caps, STAGING_BUFFERS,
+      STAGING_BUFFERS);
+  if (!pool)
+    return NULL;
+  if (!gst_buffer_pool_set_active (pool, TRUE)) {
+    gst_object_unref (pool);
+    return NULL;
+  }
+  self = g_new0 (GstCudaFxStaging, 1);
+  self->pool = pool;
+  gst_video_info_from_caps (&self->info, caps);
+  self->threads = gst_cuda_fx_staging_threads (threads);
+  g_mutex_init (&self->lock);
+  g_cond_init (&self->done);
+  /* exclusive threads, started now: no thread start-up in a copy */
+  if (self->threads > 1)
+    self->workers = g_thread_pool_new (worker_func, self, self->threads - 1,
+        TRUE, NULL);
+  return self;
+}
+
+void
+gst_cuda_fx_staging_free (GstCudaFxStaging * self)
+{
+  if (!self)
+    return;
+  if (self->workers)
+    g_thread_pool_free (self->workers, TRUE, TRUE);
+  /* buffers still out (uploads in flight) come back to the pool later */
+  gst_buffer_pool_set_active (self->pool, FALSE);
+  gst_object_unref (self->pool);
+  g_mutex_clear (&self->lock);
+  g_cond_clear (&self->done);
+  g_free (self);
+}
+
+GstBuffer *
+gst_cuda_fx_staging_copy (GstCudaFxStaging * self, const GstVideoFrame * src,
+    GstVideoFrame * staged)
+{
+  GstBuffer *buf = NULL;
+  guint part;
+
+  if (gst_buffer_pool_acquire_buffer (self->pool, &buf, NULL) != GST_FLOW_OK)
+    return NULL;
+  if (!gst_video_frame_map (staged, &self->info, buf, GST_MAP_READWRITE)) {
+    gst_buffer_unref (buf);
+    return NULL;
+  }
+  self->src = src;
+  self->dst = staged;
+  self->parts = self->workers
+      && GST_VIDEO_INFO_SIZE (&self->info) >= STAGING_SPLIT_BYTES ?
+      self->threads : 1;
+  self->parts_left = self->parts - 1;
+  for (part = 1; part < self->parts; part++)
+    g_thread_pool_push (self->workers, GUINT_TO_POINTER (part + 1), NULL);
+  copy_part (src, staged, 0, self->parts);
+  g_mutex_lock (&self->lock);
+  while (self->parts_left > 0)
+    g_cond_wait (&self->done, &self->lock);
+  g_mutex_unlock (&self->lock);
+  self->src = NULL;
+  self->dst = NULL;
+  return buf;
+}
