@@ -257,8 +257,7 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
           "noise estimates"))
     goto fail;
   for (i = 0; i < EST_LAG + 1; i++) {
-    err = cudaEventCreateWithFlags (&self->events[i],
-        cudaEventDisableTiming | cudaEventBlockingSync);
+    err = cudaEventCreateWithFlags (&self->events[i], cudaEventDisableTiming);
     if (!gst_cuda_fx_check (self, err, "Creating a CUDA event"))
       goto fail;
   }

@@ -305,14 +305,14 @@ gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
    * GstCudaFxUpload:copy-threads:
    *
    * Threads that copy a frame in pageable memory into a pinned staging
-   * frame before its copy to the GPU (0: half the CPU cores, at most 4; 1:
+   * frame before its copy to the GPU (0: half the CPU cores, at most 6; 1:
    * the streaming thread alone). Read when caps are set. Frames in pinned
    * memory, ours or page-locked by someone else, are copied directly.
    */
   g_object_class_install_property (gobject_class, PROP_COPY_THREADS,
       g_param_spec_uint ("copy-threads", "Copy threads",
           "Threads copying frames from pageable memory into pinned staging "
-          "frames (0: half the CPU cores, at most 4; read when caps are set)",
+          "frames (0: half the CPU cores, at most 6; read when caps are set)",
           0, MAX_COPY_THREADS, DEFAULT_COPY_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));

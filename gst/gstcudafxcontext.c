@@ -51,6 +51,7 @@ struct _GstCudaFxContext
 
   GMutex event_lock;
   GQueue free_events;
+  GQueue free_wait_events;      /* blocking sync: for waits on the host */
 
   /* Releases host objects once the copies reading them are done, so the
    * streaming threads never wait for the copy engine. */
@@ -102,6 +103,7 @@ gst_cuda_fx_context_init (GstCudaFxContext * self)
   self->primary = TRUE;
   g_mutex_init (&self->event_lock);
   g_queue_init (&self->free_events);
+  g_queue_init (&self->free_wait_events);
   self->pending = g_async_queue_new ();
 }
 
@@ -127,6 +129,8 @@ gst_cuda_fx_context_finalize (GObject * object)
   g_async_queue_unref (self->pending);
 
   gst_cuda_fx_context_make_current (self);
+  while ((event = g_queue_pop_head (&self->free_wait_events)))
+    cudaEventDestroy (event);
   while ((event = g_queue_pop_head (&self->free_events)))
     cudaEventDestroy (event);
   if (self->transfer_stream)
@@ -154,6 +158,9 @@ gst_cuda_fx_context_class_init (GstCudaFxContextClass * klass)
       "gst-cudafx device context");
 }
 
+static void release_wait_event (GstCudaFxContext * context,
+    cudaEvent_t event);
+
 static gpointer
 release_thread_func (gpointer data)
 {
@@ -172,7 +179,7 @@ release_thread_func (gpointer data)
     /* A failed wait still releases: an error here means the device is
      * lost and nothing will read the memory any more. */
     cudaEventSynchronize (item->event);
-    gst_cuda_fx_context_release_event (self, item->event);
+    release_wait_event (self, item->event);
     gst_mini_object_unref (item->object);
     g_free (item);
   }
@@ -599,13 +606,43 @@ gst_cuda_fx_context_acquire_event (GstCudaFxContext * context)
   event = g_queue_pop_head (&context->free_events);
   g_mutex_unlock (&context->event_lock);
 
-  /* blocking sync: the release thread and the waits of
-   * gst_cuda_fx_context_wait_stream() sleep on these events */
+  if (!event && cudaEventCreateWithFlags (&event,
+          cudaEventDisableTiming) != cudaSuccess)
+    return NULL;
+  return event;
+}
+
+/* Events the host waits on: blocking sync, so that a long wait sleeps in
+ * the driver instead of spinning a core (recording them costs more, so
+ * the read/written protocol's events are the plain ones) */
+static cudaEvent_t
+acquire_wait_event (GstCudaFxContext * context)
+{
+  cudaEvent_t event;
+
+  g_mutex_lock (&context->event_lock);
+  event = g_queue_pop_head (&context->free_wait_events);
+  g_mutex_unlock (&context->event_lock);
+
   if (!event && cudaEventCreateWithFlags (&event,
           cudaEventDisableTiming | cudaEventBlockingSync) != cudaSuccess)
     return NULL;
   return event;
 }
+
+static void
+release_wait_event (GstCudaFxContext * context, cudaEvent_t event)
+{
+  if (!event)
+    return;
+  g_mutex_lock (&context->event_lock);
+  g_queue_push_head (&context->free_wait_events, event);
+  g_mutex_unlock (&context->event_lock);
+}
+
+/* how long a host wait polls before it sleeps: a frame's copy takes tens
+ * to hundreds of microseconds, and waking from a sleep adds tens */
+#define WAIT_POLL_US 1000
 
 /**
  * gst_cuda_fx_context_wait_stream: (skip)
@@ -616,15 +653,22 @@ cudaError_t
 gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
     cudaStream_t stream)
 {
-  cudaEvent_t event = gst_cuda_fx_context_acquire_event (context);
+  cudaEvent_t event = acquire_wait_event (context);
+  gint64 deadline = g_get_monotonic_time () + WAIT_POLL_US;
   cudaError_t err;
 
   if (!event)
     return cudaStreamSynchronize (stream);
   err = cudaEventRecord (event, stream);
-  if (err == cudaSuccess)
-    err = cudaEventSynchronize (event);
-  gst_cuda_fx_context_release_event (context, event);
+  while (err == cudaSuccess
+      && (err = cudaEventQuery (event)) == cudaErrorNotReady) {
+    if (g_get_monotonic_time () > deadline) {
+      err = cudaEventSynchronize (event);
+      break;
+    }
+    g_thread_yield ();
+  }
+  release_wait_event (context, event);
   return err;
 }
 
@@ -657,7 +701,7 @@ gst_cuda_fx_context_release_after (GstCudaFxContext * context,
   cudaEvent_t event;
   cudaError_t err = cudaErrorMemoryAllocation;
 
-  event = gst_cuda_fx_context_acquire_event (context);
+  event = acquire_wait_event (context);
   if (event)
     err = cudaEventRecord (event, stream);
   if (err != cudaSuccess) {
@@ -665,7 +709,7 @@ gst_cuda_fx_context_release_after (GstCudaFxContext * context,
         cudaGetErrorName (err));
     /* Waiting here is safe: the object must not go back while in use */
     cudaStreamSynchronize (stream);
-    gst_cuda_fx_context_release_event (context, event);
+    release_wait_event (context, event);
     gst_mini_object_unref (object);
     return FALSE;
   }

@@ -32,16 +32,16 @@ cudaError_t gst_cuda_fx_context_make_current (GstCudaFxContext * context);
 gpointer gst_cuda_fx_context_get_handle (GstCudaFxContext * context);
 gboolean gst_cuda_fx_context_is_primary (GstCudaFxContext * context);
 
-/* Event pool: events without timing, for the read/written protocol; a host
- * that waits on one sleeps (blocking sync) rather than spins. */
+/* Event pool: cheap events without timing, for the read/written protocol. */
 cudaEvent_t gst_cuda_fx_context_acquire_event (GstCudaFxContext * context);
 void gst_cuda_fx_context_release_event (GstCudaFxContext * context,
     cudaEvent_t event);
 
-/* Waits on the host for the work enqueued on @stream so far, asleep: what
- * cudaStreamSynchronize() does, without spinning a CPU core for the whole
- * wait (the primary context's default on a host with more cores than
- * contexts, which is the application's to choose, not ours). */
+/* Waits on the host for the work enqueued on @stream so far: what
+ * cudaStreamSynchronize() does, but polling for a short while only and
+ * then asleep, instead of spinning a CPU core for the whole wait (the
+ * primary context's default on a host with more cores than contexts,
+ * which is the application's to choose, not ours). */
 cudaError_t gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
     cudaStream_t stream);
 

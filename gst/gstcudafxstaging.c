@@ -17,6 +17,10 @@
 /* below this many bytes a frame is copied by the calling thread alone:
  * waking the others costs more than it saves */
 #define STAGING_SPLIT_BYTES (1 << 20)
+/* threads by default: half the cores, at most this many (the README's
+ * pageable-upload table: on the H100 host one thread alone reaches about
+ * a fifth of the link's speed, and the rate grows slower than the count) */
+#define STAGING_MAX_AUTO_THREADS 6
 
 struct _GstCudaFxStaging
 {
@@ -28,6 +32,7 @@ struct _GstCudaFxStaging
   /* the copy in progress */
   const GstVideoFrame *src;
   GstVideoFrame *dst;
+  gboolean whole;
   guint parts;
   guint parts_left;
   GMutex lock;
@@ -38,18 +43,50 @@ guint
 gst_cuda_fx_staging_threads (guint threads)
 {
   if (threads == 0)
-    threads = CLAMP (g_get_num_processors () / 2, 1, 4);
+    threads = CLAMP (g_get_num_processors () / 2, 1, STAGING_MAX_AUTO_THREADS);
   return threads;
 }
 
-/* Part @part of @parts of every plane's rows, whole rows as far as both
- * strides go (so padding a packed format defines comes along) */
-static void
-copy_part (const GstVideoFrame * src, GstVideoFrame * dst, guint part,
-    guint parts)
+/* Whether @src is laid out as @dst (one memory, the same offsets and
+ * strides): then the frame is one block of bytes */
+static gboolean
+same_layout (const GstVideoFrame * src, const GstVideoFrame * dst)
 {
   guint p;
 
+  if (gst_buffer_n_memory (src->buffer) != 1
+      || src->map[0].size < GST_VIDEO_INFO_SIZE (&dst->info))
+    return FALSE;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (dst); p++)
+    if (GST_VIDEO_FRAME_PLANE_STRIDE (src, p) !=
+        GST_VIDEO_FRAME_PLANE_STRIDE (dst, p)
+        || (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (src, p) -
+        (guint8 *) src->map[0].data != (gssize) GST_VIDEO_INFO_PLANE_OFFSET
+        (&dst->info, p))
+      return FALSE;
+  return TRUE;
+}
+
+/* Part @part of @parts of the frame: of its bytes when @whole (the same
+ * layout), else of every plane's rows, whole rows as far as both strides
+ * go (so padding a packed format defines comes along) */
+static void
+copy_part (const GstVideoFrame * src, GstVideoFrame * dst, gboolean whole,
+    guint part, guint parts)
+{
+  guint p;
+
+  if (whole) {
+    gsize size = GST_VIDEO_INFO_SIZE (&dst->info);
+    /* 4 KiB pieces: page-sized and aligned copies */
+    gsize pages = (size + 4095) / 4096;
+    gsize from = MIN (size, pages * part / parts * 4096);
+    gsize to = MIN (size, pages * (part + 1) / parts * 4096);
+
+    memcpy ((guint8 *) dst->map[0].data + from,
+        (const guint8 *) src->map[0].data + from, to - from);
+    return;
+  }
   for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (dst); p++) {
     gint h = gst_cuda_fx_video_info_plane_height (&dst->info, p);
     gint y0 = (gint) ((gint64) h * part / parts);
@@ -78,8 +115,8 @@ worker_func (gpointer part_plus_one, gpointer data)
 {
   GstCudaFxStaging *self = data;
 
-  copy_part (self->src, self->dst, GPOINTER_TO_UINT (part_plus_one) - 1,
-      self->parts);
+  copy_part (self->src, self->dst, self->whole,
+      GPOINTER_TO_UINT (part_plus_one) - 1, self->parts);
   g_mutex_lock (&self->lock);
   if (--self->parts_left == 0)
     g_cond_signal (&self->done);
@@ -143,13 +180,14 @@ gst_cuda_fx_staging_copy (GstCudaFxStaging * self, const GstVideoFrame * src,
   }
   self->src = src;
   self->dst = staged;
+  self->whole = same_layout (src, staged);
   self->parts = self->workers
       && GST_VIDEO_INFO_SIZE (&self->info) >= STAGING_SPLIT_BYTES ?
       self->threads : 1;
   self->parts_left = self->parts - 1;
   for (part = 1; part < self->parts; part++)
     g_thread_pool_push (self->workers, GUINT_TO_POINTER (part + 1), NULL);
-  copy_part (src, staged, 0, self->parts);
+  copy_part (src, staged, self->whole, 0, self->parts);
   g_mutex_lock (&self->lock);
   while (self->parts_left > 0)
     g_cond_wait (&self->done, &self->lock);

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
 typedef struct _GstCudaFxStaging GstCudaFxStaging;
 
 /* A staging for frames of @caps whose host copies use @threads threads
- * (the caller's included; 0: half the CPU cores, at most 4); %NULL if no
+ * (the caller's included; 0: half the CPU cores, at most 6); %NULL if no
  * pinned pool could be made */
 GstCudaFxStaging *gst_cuda_fx_staging_new (GstCaps * caps, guint threads);
 void gst_cuda_fx_staging_free (GstCudaFxStaging * staging);
