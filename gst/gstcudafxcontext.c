@@ -660,13 +660,14 @@ gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
   if (!event)
     return cudaStreamSynchronize (stream);
   err = cudaEventRecord (event, stream);
-  while (err == cudaSuccess
-      && (err = cudaEventQuery (event)) == cudaErrorNotReady) {
-    if (g_get_monotonic_time () > deadline) {
+  if (err == cudaSuccess) {
+    while ((err = cudaEventQuery (event)) == cudaErrorNotReady
+        && g_get_monotonic_time () < deadline)
+      g_thread_yield ();
+    if (err == cudaErrorNotReady) {
+      (void) cudaGetLastError ();       /* "not ready" is no error to keep */
       err = cudaEventSynchronize (event);
-      break;
     }
-    g_thread_yield ();
   }
   release_wait_event (context, event);
   return err;
