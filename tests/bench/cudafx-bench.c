@@ -527,7 +527,7 @@ on_branch_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
 }
 
 static double branches_fps (const char *launch, guint n, double *cpu,
-    double *cpu_steady, gboolean sync);
+    double *cpu_steady);
 
 /* Frames per second over all the sinks "s0" .. "s<n-1>" of @launch (first
  * output to EOS), and the process's CPU seconds per output frame in @cpu
@@ -535,22 +535,19 @@ static double branches_fps (const char *launch, guint n, double *cpu,
 double
 bench_branches_fps (const char *launch, guint n, double *cpu)
 {
-  return branches_fps (launch, n, cpu, NULL, FALSE);
+  return branches_fps (launch, n, cpu, NULL);
 }
 
 /* The same, with the CPU seconds per output frame from the first output
- * to EOS (start-up left out); with @sync the sinks keep to the buffers'
- * timestamps, so the pipeline runs at its frame rate, not flat out */
+ * to EOS (start-up left out) */
 double
-bench_branches_fps_steady (const char *launch, guint n, gboolean sync,
-    double *cpu_steady)
+bench_branches_fps_steady (const char *launch, guint n, double *cpu_steady)
 {
-  return branches_fps (launch, n, NULL, cpu_steady, sync);
+  return branches_fps (launch, n, NULL, cpu_steady);
 }
 
 static double
-branches_fps (const char *launch, guint n, double *cpu, double *cpu_steady,
-    gboolean sync)
+branches_fps (const char *launch, guint n, double *cpu, double *cpu_steady)
 {
   GstElement *pipeline;
   GError *error = NULL;
@@ -568,7 +565,7 @@ branches_fps (const char *launch, guint n, double *cpu, double *cpu_steady,
     gchar *name = g_strdup_printf ("s%u", i);
     GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
 
-    g_object_set (sink, "sync", sync, "signal-handoffs", TRUE, NULL);
+    g_object_set (sink, "sync", FALSE, "signal-handoffs", TRUE, NULL);
     g_signal_connect (sink, "handoff", G_CALLBACK (on_branch_handoff), NULL);
     gst_object_unref (sink);
     g_free (name);

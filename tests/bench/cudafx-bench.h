@@ -30,7 +30,7 @@ double bench_pipeline_fps (const char *launch);
 double bench_peer_pipeline_fps (const char *launch);
 double bench_ffmpeg_seconds (const char *source, const char *vf, int frames);
 double bench_branches_fps (const char *launch, guint n, double *cpu);
-double bench_branches_fps_steady (const char *launch, guint n, gboolean sync,
+double bench_branches_fps_steady (const char *launch, guint n,
     double *cpu_steady);
 
 /* One row of the speed targets, printed together at the end of the run:
