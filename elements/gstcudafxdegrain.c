@@ -257,7 +257,10 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
           "noise estimates"))
     goto fail;
   for (i = 0; i < EST_LAG + 1; i++) {
-    err = cudaEventCreateWithFlags (&self->events[i], cudaEventDisableTiming);
+    /* blocking sync: a host that runs ahead of a busy GPU waits for an
+     * estimate asleep (collect_estimate), not spinning a core */
+    err = cudaEventCreateWithFlags (&self->events[i],
+        cudaEventDisableTiming | cudaEventBlockingSync);
     if (!gst_cuda_fx_check (self, err, "Creating a CUDA event"))
       goto fail;
   }
