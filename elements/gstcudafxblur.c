@@ -19,6 +19,14 @@
  * - `method=box`: the exact mean of a (2 `radius` + 1) square, rounded half
  *   up, for any radius.
  *
+ * Formats of 10 to 16 bits (P010, P016, I420_10LE, I422_10LE, Y444_10LE,
+ * Y444_16LE, GRAY16_LE and the others of the 16-bit list) get the same
+ * Gaussian and box in units of their own depth, computed by direct sums
+ * (double precision for the Gaussian, every output within 1 of the
+ * reference; integers for the box, exact): correct at every size, but
+ * slower than the 8-bit paths, and slower the larger the blur. Their
+ * unused bits are ignored on input and written 0.
+
  * Borders are mirrored (reflect without repeating the edge sample), for
  * any blur size, frames down to 1x1 included.
  *
@@ -157,9 +165,9 @@ gst_cuda_fx_blur_fields_get_type (void)
   return type;
 }
 
-#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
+#define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS_WITH_16BIT)
 
-#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS)
+#define SRC_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS_WITH_16BIT)
 
 /* Subsampling of component c along x and y (1, 2) */
 static gint
@@ -221,7 +229,9 @@ gst_cuda_fx_blur_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
       gint h = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
       gint sx = sub_x (finfo, c), sy = sub_y (finfo, c) * step;
 
-      sum += cfx_blur_scratch_bound (w, h, sx, sy, step, MAX_SIGMA);
+      sum += GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) > 8 ?
+          cfx_blur16_scratch_bound (w, h, step) :
+          cfx_blur_scratch_bound (w, h, sx, sy, step, MAX_SIGMA);
     }
     need = MAX (need, sum);
   }

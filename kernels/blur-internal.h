@@ -70,6 +70,21 @@ size_t cfx_blur_box_sums_bytes (int width, int height, int radius_y);
 cudaError_t cfx_blur_box_launch (const CfxBlurBox * subs, int n,
     cudaStream_t stream);
 
+/* One sub-channel of 16-bit samples (blur16.cu): a Gaussian (sigmas) or
+ * a box (radii), and its part of the scratch (cfx_blur16_sub_bytes) */
+typedef struct
+{
+  CfxPlane dst, src;
+  int box;
+  double sigma_x, sigma_y;
+  int rx, ry;
+  void *scratch;
+} CfxBlur16;
+
+size_t cfx_blur16_sub_bytes (int width, int height);
+cudaError_t cfx_blur16_launch (const CfxBlur16 * subs, int n,
+    cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

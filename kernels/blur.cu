@@ -237,13 +237,77 @@ cfx_blur_scratch_bound (int width, int height, double x_div, double y_div,
 }
 
 static int
+valid_samples (const CfxPlane * d, const CfxPlane * s)
+{
+  if (s->bytes == 1)
+    return d->bytes == 1;
+  return s->bytes == 2 && d->bytes == 2 && s->depth == d->depth
+      && s->shift == d->shift && s->depth >= 1 && s->depth + s->shift <= 16
+      && s->step >= 2 && d->step >= 2;
+}
+
+static int
 valid_channel (const CfxBlurChannel * c)
 {
   return c->dst.width == c->src.width && c->dst.height == c->src.height
       && c->src.width >= 0 && c->src.height >= 0 && c->src.step >= 1
-      && c->dst.step >= 1 && c->src.bytes == 1 && c->dst.bytes == 1
+      && c->dst.step >= 1 && valid_samples (&c->dst, &c->src)
       && (c->src.width == 0 || c->src.height == 0
       || (c->src.data && c->dst.data));
+}
+
+extern "C" size_t
+cfx_blur16_scratch_bound (int width, int height, int field_step)
+{
+  size_t size = 0;
+  int f;
+
+  if (width <= 0 || height <= 0 || !valid_step (field_step))
+    return 0;
+  for (f = 0; f < field_step; f++)
+    size += align_up (cfx_blur16_sub_bytes (width, field_rows (height,
+                field_step, f)));
+  return size;
+}
+
+/* The 16-bit channels of a call, each field a sub-channel with its part
+ * of the scratch from @used on */
+static cudaError_t
+blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
+    void *scratch, size_t scratch_size, size_t used, cudaStream_t stream)
+{
+  CfxBlur16 subs[CFX_BLUR_MAX_SUBS];
+  int ns = 0, i, f;
+
+  for (i = 0; i < n; i++) {
+    const CfxBlurChannel *c = &channels[i];
+
+    if (c->src.bytes != 2)
+      continue;
+    for (f = 0; f < field_step; f++) {
+      CfxPlane d = field_of (c->dst, field_step, f), s = field_of (c->src,
+          field_step, f);
+      CfxBlur16 *x;
+      size_t bytes;
+
+      if (s.width <= 0 || s.height <= 0)
+        continue;
+      bytes = align_up (cfx_blur16_sub_bytes (s.width, s.height));
+      if (used + bytes > scratch_size || !scratch)
+        return cudaErrorInvalidValue;
+      x = &subs[ns++];
+      x->dst = d;
+      x->src = s;
+      x->box = box;
+      x->sigma_x = c->sigma_x;
+      x->sigma_y = c->sigma_y;
+      x->rx = c->radius_x > 0 ? c->radius_x : 0;
+      x->ry = c->radius_y > 0 ? c->radius_y : 0;
+      x->scratch = (uint8_t *) scratch + used;
+      used += bytes;
+    }
+  }
+  return ns ? cfx_blur16_launch (subs, ns, stream) : cudaSuccess;
 }
 
 static int
@@ -277,8 +341,9 @@ cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
     if (!(c->sigma_x <= CFX_BLUR_MAX_SIGMA)
         || !(c->sigma_y <= CFX_BLUR_MAX_SIGMA))
       return cudaErrorInvalidValue;
-    used += cfx_blur_gaussian_scratch_size (c->src.width, c->src.height,
-        c->sigma_x, c->sigma_y, field_step);
+    if (c->src.bytes == 1)
+      used += cfx_blur_gaussian_scratch_size (c->src.width, c->src.height,
+          c->sigma_x, c->sigma_y, field_step);
   }
   if (used > scratch_size || (used && !scratch))
     return cudaErrorInvalidValue;
@@ -288,6 +353,9 @@ cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
     const CfxBlurChannel *c = &channels[i];
     const CfxBlurPath path = cfx_blur_gaussian_path (c->src.width,
         c->src.height, c->sigma_x, c->sigma_y, field_step);
+
+    if (c->src.bytes != 1)
+      continue;
 
     for (f = 0; f < field_step; f++) {
       CfxPlane d = field_of (c->dst, field_step, f), s = field_of (c->src,
@@ -316,6 +384,9 @@ cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
     err = cfx_blur_direct_launch (direct, nd, stream);
   if (nc && err == cudaSuccess)
     err = cfx_blur_coarse_launch (coarse, nc, stream);
+  if (err == cudaSuccess)
+    err = blur16 (channels, n, field_step, 0, scratch, scratch_size, used,
+        stream);
   return err;
 }
 
@@ -334,11 +405,13 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
     const int rx = c->radius_x > 0 ? c->radius_x : 0;
     const int ry = c->radius_y > 0 ? c->radius_y : 0;
 
-    /* n (2 rx + 1) (2 ry + 1) * 255 must stay below 2^30 */
-    if ((2.0 * rx + 1.0) * (2.0 * ry + 1.0) > 4.0e6)
+    /* n (2 rx + 1) (2 ry + 1) * 255 must stay below 2^30; 16-bit: the
+     * row sums (2 rx + 1) * 65535 below 2^31 */
+    if ((2.0 * rx + 1.0) * (2.0 * ry + 1.0) > 4.0e6 || rx > 16000)
       return cudaErrorInvalidValue;
-    used += cfx_blur_box_scratch_size (c->src.width, c->src.height, rx, ry,
-        field_step);
+    if (c->src.bytes == 1)
+      used += cfx_blur_box_scratch_size (c->src.width, c->src.height, rx, ry,
+          field_step);
   }
   if (used > scratch_size || (used && !scratch))
     return cudaErrorInvalidValue;
@@ -346,6 +419,9 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
   used = 0;
   for (i = 0; i < n; i++) {
     const CfxBlurChannel *c = &channels[i];
+
+    if (c->src.bytes != 1)
+      continue;
 
     for (f = 0; f < field_step; f++) {
       CfxPlane d = field_of (c->dst, field_step, f), s = field_of (c->src,
@@ -363,7 +439,14 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
       used += align_up (cfx_blur_box_sums_bytes (s.width, s.height, x->ry));
     }
   }
-  return nb ? cfx_blur_box_launch (box, nb, stream) : cudaSuccess;
+  if (nb) {
+    cudaError_t err = cfx_blur_box_launch (box, nb, stream);
+
+    if (err != cudaSuccess)
+      return err;
+  }
+  return blur16 (channels, n, field_step, 1, scratch, scratch_size, used,
+      stream);
 }
 
 extern "C" cudaError_t

@@ -29,6 +29,11 @@
  *     to is the issue's: max error 2, mean under 0.5.
  * Box: the exact mean of the (2 rx + 1) x (2 ry + 1) box, integer running
  * sums, rounded half up (blur-box.cu); equal to the reference.
+ * 16-bit components (bytes 2: 9 to 16 significant bits at any shift; their
+ * unused bits are ignored and written 0): the same Gaussian and box in
+ * units of the component's depth (blur16.cu), direct sums in double
+ * precision (every output within 1 of the reference) and in integers
+ * (exact), slower than the 8-bit paths and growing with the blur's size.
  *
  * The single-component calls and the path and scratch queries that only
  * tests and the benchmark use are in cudafx-testing.h. */
@@ -62,8 +67,12 @@ typedef struct
 size_t cfx_blur_scratch_bound (int width, int height, double x_div,
     double y_div, int field_step, double sigma_max);
 
+/* Scratch bytes enough for any blur of a 16-bit component of this size */
+size_t cfx_blur16_scratch_bound (int width, int height, int field_step);
+
 /* Blurs @n <= CFX_BLUR_MAX_CHANNELS components, each src into its dst
- * (same width and height, bytes 1). scratch: device memory of at least
+ * (same width, height and sample layout: bytes 1, or bytes 2 with the
+ * same depth and shift). scratch: device memory of at least
  * the components' scratch sizes added up (their cfx_blur_scratch_bound ()
  * is enough), used only on @stream (so stream order protects it).
  * sigma <= 0 or radius <= 0 leaves that axis alone. Returns

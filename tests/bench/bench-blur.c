@@ -83,11 +83,13 @@ kernel_rows (void)
     const char *name;
     gboolean i420;
     int w, h;
+    int bytes;                  /* 2: 16-bit samples (blur16.cu) */
   } kinds[] = {
-    {"1080p GRAY8", FALSE, 1920, 1080},
-    {"1080p I420", TRUE, 1920, 1080},
-    {"4K GRAY8", FALSE, 3840, 2160},
-    {"4K I420", TRUE, 3840, 2160},
+    {"1080p GRAY8", FALSE, 1920, 1080, 1},
+    {"1080p I420", TRUE, 1920, 1080, 1},
+    {"4K GRAY8", FALSE, 3840, 2160, 1},
+    {"4K I420", TRUE, 3840, 2160, 1},
+    {"4K GRAY16", FALSE, 3840, 2160, 2},
   };
   const struct
   {
@@ -118,13 +120,15 @@ kernel_rows (void)
       pw[p] = p ? (w + 1) / 2 : w;
       ph[p] = p ? (h + 1) / 2 : h;
       d->sub[p] = p ? 2 : 1;
-      pitch[p] = GST_ROUND_UP_N (pw[p], 256);
+      pitch[p] = GST_ROUND_UP_N (pw[p] * kinds[k].bytes, 256);
       offset[p] = alloc;
       alloc += (size_t) pitch[p] * ph[p];
-      frame_bytes += (size_t) pw[p] * ph[p];
+      frame_bytes += (size_t) pw[p] * ph[p] * kinds[k].bytes;
       /* the planes' parts of the scratch add up */
-      d->scratch_size += cfx_blur_scratch_bound (pw[p], ph[p], d->sub[p],
-          d->sub[p], 1, 200.0);
+      d->scratch_size += kinds[k].bytes == 2 ?
+          cfx_blur16_scratch_bound (pw[p], ph[p], 1) :
+          cfx_blur_scratch_bound (pw[p], ph[p], d->sub[p], d->sub[p], 1,
+          200.0);
     }
     d->n_planes = n;
     CHECK (cudaMalloc (&d->scratch, d->scratch_size));
@@ -137,7 +141,13 @@ kernel_rows (void)
       for (p = 0; p < n; p++) {
         CfxPlane in = cfx_plane_8bit (d->mem[s][0] + offset[p], pitch[p],
             pw[p], ph[p], 1, 0);
-        CfxPlane out = in;
+        CfxPlane out;
+
+        if (kinds[k].bytes == 2) {
+          in.bytes = in.step = 2;
+          in.depth = 16;
+        }
+        out = in;
         out.data = d->mem[s][1] + offset[p];
         d->src[s][p] = in;
         d->dst[s][p] = out;
@@ -148,6 +158,10 @@ kernel_rows (void)
       char buf[32], *name;
       double t;
 
+      /* 16-bit: direct sums, whose time grows with the blur */
+      if (kinds[k].bytes == 2 && (cases[c].sigma > 10.0
+              || cases[c].radius > 100))
+        continue;
       d->box = cases[c].box;
       d->sigma = cases[c].sigma;
       d->radius = cases[c].radius;
@@ -155,7 +169,8 @@ kernel_rows (void)
         name = g_strdup_printf ("%s box radius %d", kinds[k].name, d->radius);
       else
         name = g_strdup_printf ("%s gaussian sigma %g (%s)", kinds[k].name,
-            d->sigma, path_name (w, h, d->sigma, buf, sizeof (buf)));
+            d->sigma, kinds[k].bytes == 2 ? "direct sums" : path_name (w, h,
+                d->sigma, buf, sizeof (buf)));
       if (!bench_case_wanted (name)) {
         g_free (name);
         continue;

@@ -690,13 +690,25 @@ GST_START_TEST (test_kernel_arguments)
   b = cfx_plane_8bit (d + 2048, 64, 32, 31, 1, 0);
   big_a = cfx_plane_8bit (d, 128, 128, 128, 1, 0);
   big_b = cfx_plane_8bit (d + 16384, 128, 128, 128, 1, 0);
-  /* only 8-bit samples */
+  /* 16-bit samples: 2-byte steps, the same layout on both sides, and
+   * scratch (test-blur16 runs them) */
   {
     CfxPlane a16 = a, b16 = b;
     CfxBlurChannel one;
 
     a16.bytes = b16.bytes = 2;
     b16.height = 32;
+    /* steps of 1 byte */
+    fail_unless_equals_int (cfx_blur_gaussian (b16, a16, 2.0, 2.0, 1, NULL,
+            0, 0), cudaErrorInvalidValue);
+    a16.step = b16.step = 2;
+    a16.width = b16.width = 16;
+    a16.depth = b16.depth = 10;
+    /* no scratch */
+    fail_unless_equals_int (cfx_blur_gaussian (b16, a16, 2.0, 2.0, 1, NULL,
+            0, 0), cudaErrorInvalidValue);
+    /* depths that differ */
+    b16.depth = 12;
     fail_unless_equals_int (cfx_blur_gaussian (b16, a16, 2.0, 2.0, 1, NULL,
             0, 0), cudaErrorInvalidValue);
     fail_unless_equals_int (cfx_blur_box (b16, a16, 3, 3, 1, NULL, 0, 0),

@@ -66,6 +66,42 @@ void cfx_ref_gaussian_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
 void cfx_ref_box_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
     int radius_x, int radius_y, int field_step);
 
+/* ---- blur on 16-bit words (blur16.c) ---------------------------------- */
+
+/* One component of 16-bit words in host memory, as the formats store it
+ * (CfxRefPlane16 above is a different thing: LSB-aligned samples, stride
+ * in samples). Words are little-endian uint16; a sample's value is
+ * (word >> shift) & ((1 << depth) - 1) (P010: depth 10, shift 6;
+ * I420_10LE: depth 10, shift 0; 16-bit formats: depth 16, shift 0;
+ * depth + shift <= 16). Strides and step in bytes (step: bytes from one
+ * sample of the component to the next in a row: 2 planar, 4 for P010's
+ * interleaved U/V; data points at the component's first word, e.g. UV + 2
+ * for P010's V). Outputs are written as value << shift (the other bits of
+ * the word 0); only the words of the component are written. */
+typedef struct
+{
+  uint8_t *data;
+  int stride;                   /* bytes from one row to the next */
+  int step;                     /* bytes from one sample to the next, >= 2 */
+  int width;                    /* samples per row */
+  int height;                   /* rows */
+  int depth;                    /* significant bits, 1..16 */
+  int shift;                    /* bits the value sits above bit 0 */
+} CfxRefWordPlane;
+
+/* cfx_ref_gaussian_blur and cfx_ref_box_blur in units of the sample's own
+ * depth: the same kernels, mirror borders and field_step; results rounded
+ * the same way and clamped to 0..2^depth - 1; box sums in 64 bits. src's
+ * width and height are the image's; dst and src must have the same depth
+ * (shift, step and stride may differ); bad depth/shift/step abort. All of
+ * src is read before dst is written, so dst may be src. At depth 8 they
+ * give exactly what the 8-bit functions give. */
+void cfx_ref_gaussian_blur16 (const CfxRefWordPlane * dst,
+    const CfxRefWordPlane * src, double sigma_x, double sigma_y,
+    int field_step);
+void cfx_ref_box_blur16 (const CfxRefWordPlane * dst,
+    const CfxRefWordPlane * src, int radius_x, int radius_y, int field_step);
+
 /* ---- deinterlace (deinterlace.c) -------------------------------------- */
 
 typedef enum

@@ -1,4 +1,5 @@
-/* Known-answer tests for the blur references (blur.c) and cfx_ref_mirror.
+/* Known-answer tests for the blur references (blur.c, blur16.c) and
+ * cfx_ref_mirror.
  * Plain C: exit status 0 when everything passes, 1 otherwise. */
 #include <math.h>
 #include <stdio.h>
@@ -572,6 +573,488 @@ test_large_sigma (void)
   img_free (&dst);
 }
 
+/* ---- 16-bit words (blur16.c) -------------------------------------------- */
+
+/* A component of 16-bit words: data at mem + off, one word every step
+ * bytes, PAD spare bytes per row; every byte that is not one of the
+ * component's words starts as SENTINEL and must stay so. */
+typedef struct
+{
+  CfxRefWordPlane p;
+  uint8_t *mem;
+  int off;
+} Img16;
+
+typedef struct
+{
+  int depth, shift, step, off;
+} Layout16;
+
+static const Layout16 layouts16[] = {
+  {10, 6, 4, 0},                /* P010 U */
+  {10, 6, 4, 2},                /* P010 V */
+  {10, 6, 2, 0},                /* P010 Y */
+  {10, 0, 2, 0},                /* I420_10LE */
+  {12, 4, 2, 0},
+  {16, 0, 2, 0},                /* GRAY16_LE and friends */
+};
+
+static Img16
+img16_new (int w, int h, const Layout16 * l)
+{
+  Img16 im;
+
+  im.p.width = w;
+  im.p.height = h;
+  im.p.step = l->step;
+  im.p.stride = w * l->step + PAD;
+  im.p.depth = l->depth;
+  im.p.shift = l->shift;
+  im.off = l->off;
+  im.mem = malloc ((size_t) im.p.stride * h);
+  if (!im.mem)
+    abort ();
+  memset (im.mem, SENTINEL, (size_t) im.p.stride * h);
+  im.p.data = im.mem + l->off;
+  return im;
+}
+
+static void
+img16_free (Img16 * im)
+{
+  free (im->mem);
+}
+
+static unsigned int
+word16 (const Img16 * im, int x, int y)
+{
+  const uint8_t *b = im->p.data + y * im->p.stride + x * im->p.step;
+
+  return b[0] | ((unsigned int) b[1] << 8);
+}
+
+static int
+val16 (const Img16 * im, int x, int y)
+{
+  return (int) ((word16 (im, x, y) >> im->p.shift)
+      & ((1u << im->p.depth) - 1u));
+}
+
+/* junk: what goes into the bits of the word outside the value (below it,
+ * and above it where depth + shift < 16); they must be ignored */
+static void
+set16 (Img16 * im, int x, int y, int v, unsigned int junk)
+{
+  uint8_t *b = im->p.data + y * im->p.stride + x * im->p.step;
+  unsigned int field = ((1u << im->p.depth) - 1u) << im->p.shift;
+  unsigned int word = ((unsigned int) v << im->p.shift)
+      | (junk & ~field & 0xffffu);
+
+  b[0] = (uint8_t) (word & 0xff);
+  b[1] = (uint8_t) (word >> 8);
+}
+
+/* random garbage for the unused bits of a word */
+static unsigned int
+poison (const Img16 * im)
+{
+  (void) im;
+  return (unsigned int) rnd (0, 0xffff);
+}
+
+/* Bytes outside the component untouched, and every word of it exactly
+ * value << shift: the bits outside the value are 0. */
+static int
+clean16 (const Img16 * im)
+{
+  int x, y, o;
+
+  for (y = 0; y < im->p.height; y++) {
+    for (o = 0; o < im->p.stride; o++) {
+      int c = o - im->off;
+
+      if ((c < 0 || c >= im->p.width * im->p.step || c % im->p.step >= 2)
+          && im->mem[y * im->p.stride + o] != SENTINEL)
+        return 0;
+    }
+    for (x = 0; x < im->p.width; x++)
+      if (word16 (im, x, y) != (unsigned int) val16 (im, x, y) << im->p.shift)
+        return 0;
+  }
+  return 1;
+}
+
+static int
+img16_equal (const Img16 * a, const Img16 * b)
+{
+  int x, y;
+
+  for (y = 0; y < a->p.height; y++)
+    for (x = 0; x < a->p.width; x++)
+      if (val16 (a, x, y) != val16 (b, x, y))
+        return 0;
+  return 1;
+}
+
+static void
+blur16 (int kind, Img16 * dst, const Img16 * src, double a, double b,
+    int step)
+{
+  if (kind == 0)
+    cfx_ref_gaussian_blur16 (&dst->p, &src->p, a, b, step);
+  else
+    cfx_ref_box_blur16 (&dst->p, &src->p, (int) a, (int) b, step);
+}
+
+/* At depth 8 the 16-bit functions must give exactly what the 8-bit ones
+ * give, whatever the layout (planar, or shifted up 8 bits in every other
+ * word with garbage below). */
+static void
+test16_depth8 (void)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {2, 3}, {7, 1}, {1, 6}, {17, 13}, {16, 12},
+  };
+  static const double gauss[][2] = {
+    {0.5, 0.5}, {1.0, 1.0}, {2.3, 0.7}, {0.0, 4.0}, {6.0, 0.0}, {20.0, 20.0},
+  };
+  static const double box[][2] = {
+    {1, 1}, {3, 2}, {0, 4}, {6, 0}, {50, 3},
+  };
+  static const Layout16 l8[] = { {8, 0, 2, 0}, {8, 8, 4, 2} };
+  size_t si, pi, li;
+  int kind, step, x, y;
+
+  for (si = 0; si < sizeof (sizes) / sizeof (sizes[0]); si++)
+    for (li = 0; li < 2; li++)
+      for (kind = 0; kind < 2; kind++)
+        for (step = 1; step <= 2; step++) {
+          size_t np = kind == 0 ? sizeof (gauss) / sizeof (gauss[0])
+              : sizeof (box) / sizeof (box[0]);
+
+          for (pi = 0; pi < np; pi++) {
+            int w = sizes[si][0], h = sizes[si][1], ok = 1;
+            double a = kind == 0 ? gauss[pi][0] : box[pi][0];
+            double b = kind == 0 ? gauss[pi][1] : box[pi][1];
+            Img src = img_random (w, h, 0, 255), dst = img_new (w, h, -1);
+            Img16 s16 = img16_new (w, h, &l8[li]);
+            Img16 d16 = img16_new (w, h, &l8[li]);
+
+            for (y = 0; y < h; y++)
+              for (x = 0; x < w; x++)
+                set16 (&s16, x, y, px (&src, x, y), poison (&s16));
+            blur (kind, &dst, &src, a, b, step);
+            blur16 (kind, &d16, &s16, a, b, step);
+            for (y = 0; y < h; y++)
+              for (x = 0; x < w; x++)
+                if (val16 (&d16, x, y) != px (&dst, x, y))
+                  ok = 0;
+            CHECK (ok && clean16 (&d16),
+                "%s16 depth 8 (shift %d step %d) %dx%d params %g/%g "
+                "field_step %d differs from 8-bit",
+                kind == 0 ? "gauss" : "box", l8[li].shift, l8[li].step, w, h,
+                a, b, step);
+            img_free (&src);
+            img_free (&dst);
+            img16_free (&s16);
+            img16_free (&d16);
+          }
+        }
+}
+
+static void
+test16_constant (void)
+{
+  static const int sizes[][2] = { {1, 1}, {2, 3}, {7, 1}, {1, 7}, {9, 5} };
+  static const double gauss[][2] = {
+    {0.3, 0.3}, {1.0, 1.0}, {5.0, 5.0}, {20.0, 20.0}, {1.0, 0.0}, {0.0, 3.0},
+  };
+  static const double box[][2] = {
+    {1, 1}, {3, 2}, {10, 10}, {0, 1}, {50, 3},
+  };
+  size_t si, li, pi;
+  int vi, kind, step, x, y;
+
+  for (li = 0; li < sizeof (layouts16) / sizeof (layouts16[0]); li++)
+    for (si = 0; si < sizeof (sizes) / sizeof (sizes[0]); si++)
+      for (vi = 0; vi < 5; vi++)
+        for (kind = 0; kind < 2; kind++)
+          for (step = 1; step <= 2; step++) {
+            const Layout16 *l = &layouts16[li];
+            int maxv = (1 << l->depth) - 1;
+            int values[5] = { 0, 1, maxv / 2 + 1, maxv - 1, maxv };
+            int w = sizes[si][0], h = sizes[si][1], v = values[vi];
+            size_t np = kind == 0 ? sizeof (gauss) / sizeof (gauss[0])
+                : sizeof (box) / sizeof (box[0]);
+
+            for (pi = 0; pi < np; pi++) {
+              double a = kind == 0 ? gauss[pi][0] : box[pi][0];
+              double b = kind == 0 ? gauss[pi][1] : box[pi][1];
+              Img16 src = img16_new (w, h, l), dst = img16_new (w, h, l);
+              int ok = 1;
+
+              for (y = 0; y < h; y++)
+                for (x = 0; x < w; x++)
+                  set16 (&src, x, y, v, poison (&src));
+              blur16 (kind, &dst, &src, a, b, step);
+              for (y = 0; y < h; y++)
+                for (x = 0; x < w; x++)
+                  if (val16 (&dst, x, y) != v)
+                    ok = 0;
+              CHECK (ok && clean16 (&dst),
+                  "%s16 constant %d depth %d shift %d step %d on %dx%d "
+                  "params %g/%g field_step %d changed",
+                  kind == 0 ? "gauss" : "box", v, l->depth, l->shift, l->step,
+                  w, h, a, b, step);
+              img16_free (&src);
+              img16_free (&dst);
+            }
+          }
+}
+
+/* Box sums of 16-bit samples do not fit 32 bits, and a mean half a step
+ * from the next value rounds as computed by hand. */
+static void
+test16_box_hand (void)
+{
+  static const Layout16 g16 = { 16, 0, 2, 0 };
+  static const Layout16 p010v = { 10, 6, 4, 2 };
+  Img16 one = img16_new (1, 1, &g16), oneo = img16_new (1, 1, &g16);
+  Img16 two = img16_new (2, 1, &g16), twoo = img16_new (2, 1, &g16);
+  Img16 r3 = img16_new (3, 1, &p010v), r3o = img16_new (3, 1, &p010v);
+  int step;
+
+  /* 1x1 of 65535, radius 300/300: n = 601^2 = 361201, the sum 65535 * n =
+   * 23671307535 > 2^32 */
+  set16 (&one, 0, 0, 65535, 0);
+  cfx_ref_box_blur16 (&oneo.p, &one.p, 300, 300, 1);
+  CHECK (val16 (&oneo, 0, 0) == 65535 && clean16 (&oneo),
+      "box16 1x1 65535 r300: got %d", val16 (&oneo, 0, 0));
+
+  /* [65535 65534], radius 300/300; mirror with n = 2: even -> 0, odd -> 1.
+   *  x=0: columns -300..300: 301 even, 300 odd; mean
+   *       (301 * 65535 + 300 * 65534) / 601 = 65535 - 300/601 = 65534.5008
+   *       -> 65535
+   *  x=1: columns -299..301: 300 even, 301 odd; mean
+   *       65534 + 300/601 = 65534.4992 -> 65534
+   * (the 601 rows of the box are all row 0 and do not change the mean) */
+  set16 (&two, 0, 0, 65535, 0);
+  set16 (&two, 1, 0, 65534, 0);
+  for (step = 1; step <= 2; step++) {
+    cfx_ref_box_blur16 (&twoo.p, &two.p, 300, 300, step);
+    CHECK (val16 (&twoo, 0, 0) == 65535 && val16 (&twoo, 1, 0) == 65534
+        && clean16 (&twoo), "box16 [65535 65534] r300 step %d: got %d %d "
+        "want 65535 65534", step, val16 (&twoo, 0, 0), val16 (&twoo, 1, 0));
+  }
+
+  /* P010 V, row [0 900 300], radius_x 2, n = 5, mirror -2 -> 2, -1 -> 1,
+   * 3 -> 1, 4 -> 0:
+   *  x=0: 300+900+0+900+300 = 2400 -> 2402/5 = 480, word 480 << 6 = 30720
+   *  x=1: 900+0+900+300+900 = 3000 -> 3002/5 = 600, word 38400
+   *  x=2: 0+900+300+900+0 = 2100 -> 2102/5 = 420, word 26880
+   * radius_y 5 on one row, either field_step: the same. */
+  set16 (&r3, 0, 0, 0, 0x3f);
+  set16 (&r3, 1, 0, 900, 0x15);
+  set16 (&r3, 2, 0, 300, 0x2a);
+  cfx_ref_box_blur16 (&r3o.p, &r3.p, 2, 0, 1);
+  CHECK (word16 (&r3o, 0, 0) == 30720 && word16 (&r3o, 1, 0) == 38400
+      && word16 (&r3o, 2, 0) == 26880 && clean16 (&r3o),
+      "box16 P010 [0 900 300] r2: words %u %u %u want 30720 38400 26880",
+      word16 (&r3o, 0, 0), word16 (&r3o, 1, 0), word16 (&r3o, 2, 0));
+  cfx_ref_box_blur16 (&r3o.p, &r3.p, 2, 5, 2);
+  CHECK (word16 (&r3o, 0, 0) == 30720 && word16 (&r3o, 1, 0) == 38400
+      && word16 (&r3o, 2, 0) == 26880 && clean16 (&r3o),
+      "box16 P010 [0 900 300] r2/5 step 2: words %u %u %u",
+      word16 (&r3o, 0, 0), word16 (&r3o, 1, 0), word16 (&r3o, 2, 0));
+
+  img16_free (&one);
+  img16_free (&oneo);
+  img16_free (&two);
+  img16_free (&twoo);
+  img16_free (&r3);
+  img16_free (&r3o);
+}
+
+/* Impulse response at depth 16, from the formula (as test_impulse_one). */
+static void
+test16_impulse_one (double sx, double sy)
+{
+  static const Layout16 g16 = { 16, 0, 2, 0 };
+  const int w = 64, h = 48, cx = 32, cy = 24;
+  int rx = (int) ceil (3.0 * sx), ry = (int) ceil (3.0 * sy);
+  double sumx = 0.0, sumy = 0.0;
+  Img16 src = img16_new (w, h, &g16), dst = img16_new (w, h, &g16);
+  int x, y, d, bad = 0;
+
+  for (d = -rx; d <= rx; d++)
+    sumx += exp (-(d * d) / (2.0 * sx * sx));
+  for (d = -ry; d <= ry; d++)
+    sumy += exp (-(d * d) / (2.0 * sy * sy));
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      set16 (&src, x, y, x == cx && y == cy ? 65535 : 0, 0);
+  cfx_ref_gaussian_blur16 (&dst.p, &src.p, sx, sy, 1);
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      int dx = x - cx, dy = y - cy, want = 0;
+
+      if (abs (dx) <= rx && abs (dy) <= ry) {
+        double e = (dx * dx) / (2.0 * sx * sx) + (dy * dy) / (2.0 * sy * sy);
+        want = (int) floor (65535.0 * exp (-e) / (sumx * sumy) + 0.5);
+      }
+      if (val16 (&dst, x, y) != want && bad++ < 5)
+        CHECK (0, "impulse16 sigma %g/%g at (%d,%d): got %d want %d", sx, sy,
+            dx, dy, val16 (&dst, x, y), want);
+    }
+  CHECK (bad == 0 && clean16 (&dst), "impulse16 sigma %g/%g: %d wrong", sx,
+      sy, bad);
+
+  if (sx == 1.0 && sy == 1.0) {
+    /* by hand: S = 2.505950 (test_impulse_one), S^2 = 6.279785,
+     * centre 65535 / 6.279785 = 10435.87 -> 10436;
+     * (1,0): 10435.87 * 0.606531 = 6329.68 -> 6330 */
+    CHECK (val16 (&dst, cx, cy) == 10436, "impulse16 centre %d want 10436",
+        val16 (&dst, cx, cy));
+    CHECK (val16 (&dst, cx + 1, cy) == 6330, "impulse16 (1,0) %d want 6330",
+        val16 (&dst, cx + 1, cy));
+  }
+
+  img16_free (&src);
+  img16_free (&dst);
+}
+
+/* P010 (and I420_10LE): garbage in the 6 unused bits changes nothing, the
+ * output's unused bits are 0, U and V leave each other alone, and the
+ * values are those of the same samples stored as clean I420_10LE. Blurring
+ * in place gives the same. */
+static void
+test16_p010 (void)
+{
+  static const Layout16 i420 = { 10, 0, 2, 0 };
+  const int w = 23, h = 15;
+  int kind, step, li, x, y;
+
+  /* the four 10-bit layouts of layouts16 */
+  for (li = 0; li < 4; li++)
+    for (kind = 0; kind < 2; kind++)
+      for (step = 1; step <= 2; step++) {
+        const Layout16 *l = &layouts16[li];
+        double a = kind == 0 ? 1.7 : 2, b = kind == 0 ? 2.2 : 3;
+        Img16 clean = img16_new (w, h, l), dirty = img16_new (w, h, l);
+        Img16 dc = img16_new (w, h, l), dd = img16_new (w, h, l);
+        Img16 plain = img16_new (w, h, &i420), dp = img16_new (w, h, &i420);
+
+        for (y = 0; y < h; y++)
+          for (x = 0; x < w; x++) {
+            int v = rnd (0, 1023);
+
+            set16 (&clean, x, y, v, 0);
+            set16 (&dirty, x, y, v, poison (&dirty));
+            set16 (&plain, x, y, v, 0);
+          }
+        blur16 (kind, &dc, &clean, a, b, step);
+        blur16 (kind, &dd, &dirty, a, b, step);
+        blur16 (kind, &dp, &plain, a, b, step);
+        CHECK (img16_equal (&dc, &dd) && clean16 (&dc) && clean16 (&dd),
+            "%s16 layout %d field_step %d: unused input bits changed the "
+            "output, or the output is not clean", kind == 0 ? "gauss" : "box",
+            li, step);
+        CHECK (img16_equal (&dc, &dp) && clean16 (&dp),
+            "%s16 layout %d field_step %d differs from I420_10LE",
+            kind == 0 ? "gauss" : "box", li, step);
+
+        /* in place: dst == src */
+        blur16 (kind, &dirty, &dirty, a, b, step);
+        CHECK (img16_equal (&dirty, &dd) && clean16 (&dirty),
+            "%s16 layout %d field_step %d in place differs",
+            kind == 0 ? "gauss" : "box", li, step);
+
+        img16_free (&clean);
+        img16_free (&dirty);
+        img16_free (&dc);
+        img16_free (&dd);
+        img16_free (&plain);
+        img16_free (&dp);
+      }
+}
+
+/* Even rows 1000, odd rows 0 at depth 10: field_step 2 keeps both fields
+ * constant, field_step 1 mixes them. */
+static void
+test16_fields (void)
+{
+  static const Layout16 p010 = { 10, 6, 2, 0 };
+  const int w = 40, h = 30;
+  Img16 src = img16_new (w, h, &p010), dst = img16_new (w, h, &p010);
+  int x, y, kind, ok;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++)
+      set16 (&src, x, y, (y & 1) ? 0 : 1000, poison (&src));
+
+  for (kind = 0; kind < 2; kind++) {
+    double a = kind == 0 ? 5.0 : 7.0;
+
+    blur16 (kind, &dst, &src, a, a, 2);
+    CHECK (img16_equal (&dst, &src) && clean16 (&dst),
+        "%s16 field_step 2 mixed the fields", kind == 0 ? "gauss" : "box");
+
+    /* field_step 1 must mix them (sanity check of the test itself) */
+    blur16 (kind, &dst, &src, a, a, 1);
+    ok = 1;
+    for (y = 2; y < h - 2; y++)
+      for (x = 0; x < w; x++)
+        if (val16 (&dst, x, y) < 400 || val16 (&dst, x, y) > 600)
+          ok = 0;
+    CHECK (ok, "%s16 field_step 1 did not mix the rows",
+        kind == 0 ? "gauss" : "box");
+  }
+
+  img16_free (&src);
+  img16_free (&dst);
+}
+
+/* Samples v * 257 at depth 16 against v at depth 8: both round the same
+ * exact mean (257 times larger at 16 bits) to nearest, so
+ * |r16 - 257 r8| <= 257 / 2 + 1 / 2 = 129. */
+static void
+test16_scale (void)
+{
+  static const Layout16 g16 = { 16, 0, 2, 0 };
+  const int w = 21, h = 14;
+  int kind, step, x, y;
+
+  for (kind = 0; kind < 2; kind++)
+    for (step = 1; step <= 2; step++) {
+      double a = kind == 0 ? 1.3 : 2, b = kind == 0 ? 2.6 : 1;
+      Img src = img_random (w, h, 0, 255), dst = img_new (w, h, -1);
+      Img16 s16 = img16_new (w, h, &g16), d16 = img16_new (w, h, &g16);
+      int worst = 0;
+
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          set16 (&s16, x, y, px (&src, x, y) * 257, 0);
+      blur (kind, &dst, &src, a, b, step);
+      blur16 (kind, &d16, &s16, a, b, step);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          int d = abs (val16 (&d16, x, y) - 257 * px (&dst, x, y));
+
+          if (d > worst)
+            worst = d;
+        }
+      CHECK (worst <= 129 && clean16 (&d16),
+          "%s16 of v * 257 step %d: off by %d from 257 * 8-bit",
+          kind == 0 ? "gauss" : "box", step, worst);
+      img_free (&src);
+      img_free (&dst);
+      img16_free (&s16);
+      img16_free (&d16);
+    }
+}
+
 int
 main (void)
 {
@@ -584,6 +1067,14 @@ main (void)
   test_fields_split ();
   test_symmetry ();
   test_large_sigma ();
+  test16_depth8 ();
+  test16_constant ();
+  test16_box_hand ();
+  test16_impulse_one (1.0, 1.0);
+  test16_impulse_one (1.5, 0.8);
+  test16_p010 ();
+  test16_fields ();
+  test16_scale ();
 
   printf ("%d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;

@@ -1,0 +1,228 @@
+/* Gaussian and box blur of 16-bit components (9 to 16 significant bits,
+ * at any shift in their word), the same operations as the 8-bit kernels
+ * in the units of the component's own depth.
+ *
+ * Two passes per (field of a) component, through a scratch plane of
+ * w * h values: horizontal, then vertical. Each output sums its 2 r + 1
+ * mirrored neighbours directly, in double precision for the Gaussian
+ * (taps computed on the GPU, normalised in double: the result is the
+ * double-precision reference's but for the float scratch, which moves a
+ * value by at most 0.004 at 16 bits) and in integers for the box (32-bit
+ * row sums, 64-bit column sums: exact).
+ *
+ * Floor: read the component once and write it once (4K 16-bit luma:
+ * 33 MB, 11 us at 2.9 TB/s). These kernels are not near it: the scratch
+ * plane adds a write and a read of 4 bytes a sample, and the direct sums
+ * cost 2 r + 1 loads an output (the Gaussian's time grows with sigma, the
+ * box's with the radius). Access: threads of a warp take 32 neighbouring
+ * columns of a row, so every tap of a pass is one coalesced load; the
+ * border columns and rows mirror, the others take a loop without the
+ * mirror arithmetic. What the 8-bit kernels do to stay at memory speed
+ * (tensor-core products of exact fp16 samples, decimation above sigma 16,
+ * running box sums) does not carry over unchanged: fp16 holds integers
+ * exactly only up to 2048. */
+#include "blur-internal.h"
+
+#include <math.h>
+
+#define BLOCK_X 32
+#define BLOCK_Y 8
+
+__device__ __forceinline__ int
+load_sample (const CfxPlane & p, int x, int y)
+{
+  uint16_t w = *(const uint16_t *) (p.data + (size_t) y * p.pitch +
+      (size_t) x * p.step);
+
+  return (w >> p.shift) & ((1 << p.depth) - 1);
+}
+
+__device__ __forceinline__ void
+store_sample (const CfxPlane & p, int x, int y, long long v)
+{
+  const long long top = (1LL << p.depth) - 1;
+
+  v = v < 0 ? 0 : v > top ? top : v;
+  *(uint16_t *) (p.data + (size_t) y * p.pitch + (size_t) x * p.step) =
+      (uint16_t) (v << p.shift);
+}
+
+/* ---- Gaussian --------------------------------------------------------- */
+
+/* w[k] for k = 0 .. r: exp (-k^2 / (2 sigma^2)) over the sum of all 2 r +
+ * 1 taps; sigma <= 0 (r 0): the identity. One block. */
+__global__ void
+gaussian_taps (double *w, int r, double sigma)
+{
+  __shared__ double part[256];
+  double s = 0.0, total;
+  int k, n;
+
+  for (k = threadIdx.x; k <= r; k += blockDim.x) {
+    double e = r ? exp (-((double) k * k) / (2.0 * sigma * sigma)) : 1.0;
+
+    w[k] = e;
+    s += k ? 2.0 * e : e;
+  }
+  part[threadIdx.x] = s;
+  __syncthreads ();
+  for (n = blockDim.x / 2; n > 0; n /= 2) {
+    if ((int) threadIdx.x < n)
+      part[threadIdx.x] += part[threadIdx.x + n];
+    __syncthreads ();
+  }
+  total = part[0];
+  for (k = threadIdx.x; k <= r; k += blockDim.x)
+    w[k] /= total;
+}
+
+__global__ void
+gaussian_rows (CfxPlane src, float *dst, const double *__restrict__ w, int r)
+{
+  const int x = blockIdx.x * BLOCK_X + threadIdx.x;
+  const int y = blockIdx.y * BLOCK_Y + threadIdx.y;
+  const int n = src.width;
+  double acc;
+  int k;
+
+  if (x >= n || y >= src.height)
+    return;
+  acc = w[0] * load_sample (src, x, y);
+  if (x >= r && x + r < n)
+    for (k = 1; k <= r; k++)
+      acc += w[k] * (load_sample (src, x - k, y) + load_sample (src, x + k,
+              y));
+  else
+    for (k = 1; k <= r; k++)
+      acc += w[k] * (load_sample (src, mirror (x - k, n), y) +
+          load_sample (src, mirror (x + k, n), y));
+  dst[(size_t) y * n + x] = (float) acc;
+}
+
+__global__ void
+gaussian_columns (const float *__restrict__ src, CfxPlane dst,
+    const double *__restrict__ w, int r)
+{
+  const int x = blockIdx.x * BLOCK_X + threadIdx.x;
+  const int y = blockIdx.y * BLOCK_Y + threadIdx.y;
+  const int n = dst.height, pitch = dst.width;
+  double acc;
+  int k;
+
+  if (x >= dst.width || y >= n)
+    return;
+  acc = w[0] * src[(size_t) y * pitch + x];
+  if (y >= r && y + r < n)
+    for (k = 1; k <= r; k++)
+      acc += w[k] * ((double) src[(size_t) (y - k) * pitch + x] +
+          src[(size_t) (y + k) * pitch + x]);
+  else
+    for (k = 1; k <= r; k++)
+      acc += w[k] * ((double) src[(size_t) mirror (y - k, n) * pitch + x] +
+          src[(size_t) mirror (y + k, n) * pitch + x]);
+  store_sample (dst, x, y, (long long) floor (acc + 0.5));
+}
+
+/* ---- box --------------------------------------------------------------- */
+
+__global__ void
+box_rows (CfxPlane src, int *dst, int r)
+{
+  const int x = blockIdx.x * BLOCK_X + threadIdx.x;
+  const int y = blockIdx.y * BLOCK_Y + threadIdx.y;
+  const int n = src.width;
+  int k, sum = 0;
+
+  if (x >= n || y >= src.height)
+    return;
+  if (x >= r && x + r < n)
+    for (k = -r; k <= r; k++)
+      sum += load_sample (src, x + k, y);
+  else
+    for (k = -r; k <= r; k++)
+      sum += load_sample (src, mirror (x + k, n), y);
+  dst[(size_t) y * n + x] = sum;
+}
+
+__global__ void
+box_columns (const int *__restrict__ src, CfxPlane dst, int rx, int ry)
+{
+  const int x = blockIdx.x * BLOCK_X + threadIdx.x;
+  const int y = blockIdx.y * BLOCK_Y + threadIdx.y;
+  const int n = dst.height, pitch = dst.width;
+  const long long count = (2LL * rx + 1) * (2LL * ry + 1);
+  long long sum = 0;
+  int k;
+
+  if (x >= dst.width || y >= n)
+    return;
+  if (y >= ry && y + ry < n)
+    for (k = -ry; k <= ry; k++)
+      sum += src[(size_t) (y + k) * pitch + x];
+  else
+    for (k = -ry; k <= ry; k++)
+      sum += src[(size_t) mirror (y + k, n) * pitch + x];
+  /* n is odd: no exact half, rounding half up is rounding to nearest */
+  store_sample (dst, x, y, (sum + count / 2) / count);
+}
+
+/* ---- launches ------------------------------------------------------------ */
+
+static size_t
+align_256 (size_t n)
+{
+  return (n + 255) & ~(size_t) 255;
+}
+
+static int
+gaussian_radius (double sigma)
+{
+  return sigma > 0.0 ? (int) ceil (3.0 * sigma) : 0;
+}
+
+extern "C" size_t
+cfx_blur16_sub_bytes (int width, int height)
+{
+  const int r = gaussian_radius (CFX_BLUR_MAX_SIGMA);
+
+  /* two tap arrays, and the scratch plane (floats or 32-bit sums) */
+  return 2 * align_256 ((size_t) (r + 1) * sizeof (double)) +
+      align_256 ((size_t) width * height * 4);
+}
+
+extern "C" cudaError_t
+cfx_blur16_launch (const CfxBlur16 * subs, int n, cudaStream_t stream)
+{
+  const dim3 block (BLOCK_X, BLOCK_Y);
+  cudaError_t err = cudaSuccess;
+  int i;
+
+  for (i = 0; i < n && err == cudaSuccess; i++) {
+    const CfxBlur16 *s = &subs[i];
+    const dim3 grid ((s->src.width + BLOCK_X - 1) / BLOCK_X,
+        (s->src.height + BLOCK_Y - 1) / BLOCK_Y);
+    const int rx = s->box ? s->rx : gaussian_radius (s->sigma_x);
+    const int ry = s->box ? s->ry : gaussian_radius (s->sigma_y);
+    uint8_t *at = (uint8_t *) s->scratch;
+    double *wx = (double *) at;
+    double *wy = (double *) (at + align_256 ((size_t) (rx + 1) *
+            sizeof (double)));
+    void *plane = (uint8_t *) wy + align_256 ((size_t) (ry + 1) *
+        sizeof (double));
+
+    if (s->box) {
+      box_rows <<< grid, block, 0, stream >>> (s->src, (int *) plane, rx);
+      box_columns <<< grid, block, 0, stream >>> ((const int *) plane,
+          s->dst, rx, ry);
+    } else {
+      gaussian_taps <<< 1, 256, 0, stream >>> (wx, rx, s->sigma_x);
+      gaussian_taps <<< 1, 256, 0, stream >>> (wy, ry, s->sigma_y);
+      gaussian_rows <<< grid, block, 0, stream >>> (s->src, (float *) plane,
+          wx, rx);
+      gaussian_columns <<< grid, block, 0, stream >>> ((const float *) plane,
+          s->dst, wy, ry);
+    }
+    err = cudaGetLastError ();
+  }
+  return err;
+}
