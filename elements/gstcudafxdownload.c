@@ -23,6 +23,10 @@
 #include "gstcudafxdownload.h"
 #include "gstcudafxv210.h"
 
+/* the host polls for its copy about as long as the copy should take at
+ * half the link's speed, then sleeps */
+#define DOWNLOAD_BYTES_PER_US 25000
+
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_download_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_download_debug
 
@@ -162,7 +166,9 @@ gst_cuda_fx_download_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   /* The CPU needs the bytes: wait for this element's copies alone */
   if (err == cudaSuccess)
     err = gst_cuda_fx_context_wait_stream (gst_cuda_fx_filter_get_context
-        (filter), gst_cuda_fx_filter_get_stream (filter));
+        (filter), gst_cuda_fx_filter_get_stream (filter),
+        GST_CUDA_FX_WAIT_POLL_US + GST_VIDEO_INFO_SIZE (info) /
+        DOWNLOAD_BYTES_PER_US);
   gst_video_frame_unmap (&out);
   if (!gst_cuda_fx_check (trans, err, "Downloading a %dx%d %s frame",
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),

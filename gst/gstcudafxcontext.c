@@ -640,11 +640,6 @@ release_wait_event (GstCudaFxContext * context, cudaEvent_t event)
   g_mutex_unlock (&context->event_lock);
 }
 
-/* how long a host wait polls before it sleeps: a 1080p frame's copy takes
- * about 60 us, waking from a sleep adds tens; many streams waiting at once
- * wait longer, and would each spin a core all along */
-#define WAIT_POLL_US 200
-
 /**
  * gst_cuda_fx_context_wait_stream: (skip)
  *
@@ -652,10 +647,10 @@ release_wait_event (GstCudaFxContext * context, cudaEvent_t event)
  */
 cudaError_t
 gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
-    cudaStream_t stream)
+    cudaStream_t stream, guint poll_us)
 {
   cudaEvent_t event = acquire_wait_event (context);
-  gint64 deadline = g_get_monotonic_time () + WAIT_POLL_US;
+  gint64 deadline = g_get_monotonic_time () + poll_us;
   cudaError_t err;
 
   if (!event)

@@ -8,16 +8,17 @@
  * (taps computed on the GPU, normalised in double: the result is the
  * double-precision reference's but for the float scratch, which moves a
  * value by at most 0.004 at 16 bits) and in integers for the box (32-bit
- * row sums, 64-bit column sums: exact).
+ * row sums, 64-bit column sums, running along runs of 32 outputs: exact).
  *
  * Floor: read the component once and write it once (4K 16-bit luma:
  * 33 MB, 11 us at 2.9 TB/s). These kernels are not near it: the scratch
- * plane adds a write and a read of 4 bytes a sample, and the direct sums
- * cost 2 r + 1 loads an output (the Gaussian's time grows with sigma, the
- * box's with the radius). Access: threads of a warp take 32 neighbouring
- * columns of a row, so every tap of a pass is one coalesced load; the
+ * plane adds a write and a read of 4 bytes a sample, and the Gaussian's
+ * direct sums cost 2 r + 1 loads an output (its time grows with sigma).
+ * Access: threads of a warp take 32 neighbouring columns of a row, so
+ * every tap of a vertical pass is one coalesced load; the Gaussian's
  * border columns and rows mirror, the others take a loop without the
- * mirror arithmetic. What the 8-bit kernels do to stay at memory speed
+ * mirror arithmetic; the box's row pass has each thread walk its own run
+ * of a row (through L1). What the 8-bit kernels do to stay at memory speed
  * (tensor-core products of exact fp16 samples, decimation above sigma 16,
  * running box sums) does not carry over unchanged: fp16 holds integers
  * exactly only up to 2048. */
@@ -125,45 +126,53 @@ gaussian_columns (const float *__restrict__ src, CfxPlane dst,
 
 /* ---- box --------------------------------------------------------------- */
 
+/* A thread owns a run of BOX_RUN outputs along its axis: the first sums
+ * its 2 r + 1 neighbours, each next one adds the sample entering the box
+ * and drops the one leaving it (exact integers), so an output costs about
+ * two loads whatever the radius. */
+#define BOX_RUN 32
+
 __global__ void
 box_rows (CfxPlane src, int *dst, int r)
 {
-  const int x = blockIdx.x * BLOCK_X + threadIdx.x;
+  const int x0 = (blockIdx.x * BLOCK_X + threadIdx.x) * BOX_RUN;
   const int y = blockIdx.y * BLOCK_Y + threadIdx.y;
   const int n = src.width;
-  int k, sum = 0;
+  int k, x, sum = 0;
 
-  if (x >= n || y >= src.height)
+  if (x0 >= n || y >= src.height)
     return;
-  if (x >= r && x + r < n)
-    for (k = -r; k <= r; k++)
-      sum += load_sample (src, x + k, y);
-  else
-    for (k = -r; k <= r; k++)
-      sum += load_sample (src, mirror (x + k, n), y);
-  dst[(size_t) y * n + x] = sum;
+  for (k = -r; k <= r; k++)
+    sum += load_sample (src, mirror (x0 + k, n), y);
+  dst[(size_t) y * n + x0] = sum;
+  for (x = x0 + 1; x < x0 + BOX_RUN && x < n; x++) {
+    sum += load_sample (src, mirror (x + r, n), y) -
+        load_sample (src, mirror (x - r - 1, n), y);
+    dst[(size_t) y * n + x] = sum;
+  }
 }
 
 __global__ void
 box_columns (const int *__restrict__ src, CfxPlane dst, int rx, int ry)
 {
   const int x = blockIdx.x * BLOCK_X + threadIdx.x;
-  const int y = blockIdx.y * BLOCK_Y + threadIdx.y;
+  const int y0 = (blockIdx.y * BLOCK_Y + threadIdx.y) * BOX_RUN;
   const int n = dst.height, pitch = dst.width;
   const long long count = (2LL * rx + 1) * (2LL * ry + 1);
   long long sum = 0;
-  int k;
+  int k, y;
 
-  if (x >= dst.width || y >= n)
+  if (x >= dst.width || y0 >= n)
     return;
-  if (y >= ry && y + ry < n)
-    for (k = -ry; k <= ry; k++)
-      sum += src[(size_t) (y + k) * pitch + x];
-  else
-    for (k = -ry; k <= ry; k++)
-      sum += src[(size_t) mirror (y + k, n) * pitch + x];
+  for (k = -ry; k <= ry; k++)
+    sum += src[(size_t) mirror (y0 + k, n) * pitch + x];
   /* n is odd: no exact half, rounding half up is rounding to nearest */
-  store_sample (dst, x, y, (sum + count / 2) / count);
+  store_sample (dst, x, y0, (sum + count / 2) / count);
+  for (y = y0 + 1; y < y0 + BOX_RUN && y < n; y++) {
+    sum += src[(size_t) mirror (y + ry, n) * pitch + x] -
+        src[(size_t) mirror (y - ry - 1, n) * pitch + x];
+    store_sample (dst, x, y, (sum + count / 2) / count);
+  }
 }
 
 /* ---- launches ------------------------------------------------------------ */
@@ -211,8 +220,13 @@ cfx_blur16_launch (const CfxBlur16 * subs, int n, cudaStream_t stream)
         sizeof (double));
 
     if (s->box) {
-      box_rows <<< grid, block, 0, stream >>> (s->src, (int *) plane, rx);
-      box_columns <<< grid, block, 0, stream >>> ((const int *) plane,
+      const dim3 rows ((s->src.width + BLOCK_X * BOX_RUN - 1) /
+          (BLOCK_X * BOX_RUN), grid.y);
+      const dim3 columns (grid.x, (s->src.height + BLOCK_Y * BOX_RUN - 1) /
+          (BLOCK_Y * BOX_RUN));
+
+      box_rows <<< rows, block, 0, stream >>> (s->src, (int *) plane, rx);
+      box_columns <<< columns, block, 0, stream >>> ((const int *) plane,
           s->dst, rx, ry);
     } else {
       gaussian_taps <<< 1, 256, 0, stream >>> (wx, rx, s->sigma_x);
