@@ -20,8 +20,8 @@
 
 #include "cfx-reference.h"
 
-static void *
-xmalloc (size_t size)
+void *
+cfx_ref_blur_xmalloc (size_t size)
 {
   void *p = malloc (size ? size : 1);
 
@@ -43,35 +43,35 @@ dst_row (const CfxRefPlane * p, int y)
 }
 
 /* Number of rows in field f of a frame of height h. */
-static int
-field_rows (int h, int step, int f)
+int
+cfx_ref_blur_field_rows (int h, int step, int f)
 {
   return f < h ? (h - f + step - 1) / step : 0;
 }
 
-static int
-clamp_step (int field_step)
+int
+cfx_ref_blur_field_step (int field_step)
 {
   return field_step == 2 ? 2 : 1;
 }
 
 /* Normalised Gaussian weights w[0 .. 2r] for offsets -r .. r,
  * r = ceil (3 * sigma). Returns r; sigma <= 0 gives r = 0, w[0] = 1. */
-static int
-gaussian_weights (double sigma, double **weights)
+int
+cfx_ref_blur_gaussian_weights (double sigma, double **weights)
 {
   double *w, sum = 0.0;
   int r, k;
 
   if (!(sigma > 0.0)) {
-    w = xmalloc (sizeof (double));
+    w = cfx_ref_blur_xmalloc (sizeof (double));
     w[0] = 1.0;
     *weights = w;
     return 0;
   }
 
   r = (int) ceil (3.0 * sigma);
-  w = xmalloc ((size_t) (2 * r + 1) * sizeof (double));
+  w = cfx_ref_blur_xmalloc ((size_t) (2 * r + 1) * sizeof (double));
   for (k = -r; k <= r; k++) {
     w[k + r] = exp (-((double) k * k) / (2.0 * sigma * sigma));
     sum += w[k + r];
@@ -88,16 +88,16 @@ cfx_ref_gaussian_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
     double sigma_x, double sigma_y, int field_step)
 {
   int w = src->width, h = src->height;
-  int step = clamp_step (field_step);
+  int step = cfx_ref_blur_field_step (field_step);
   double *wx, *wy, *tmp;
   int rx, ry, x, y, k, f;
 
   if (w <= 0 || h <= 0)
     return;
 
-  rx = gaussian_weights (sigma_x, &wx);
-  ry = gaussian_weights (sigma_y, &wy);
-  tmp = xmalloc ((size_t) w * h * sizeof (double));
+  rx = cfx_ref_blur_gaussian_weights (sigma_x, &wx);
+  ry = cfx_ref_blur_gaussian_weights (sigma_y, &wy);
+  tmp = cfx_ref_blur_xmalloc ((size_t) w * h * sizeof (double));
 
   /* horizontal pass into doubles, no rounding; rows are independent, so
    * fields do not matter here */
@@ -115,7 +115,7 @@ cfx_ref_gaussian_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
 
   /* vertical pass inside each field, then round once */
   for (f = 0; f < step; f++) {
-    int fh = field_rows (h, step, f);
+    int fh = cfx_ref_blur_field_rows (h, step, f);
     int j;
 
     for (j = 0; j < fh; j++) {
@@ -149,7 +149,7 @@ cfx_ref_box_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
     int radius_x, int radius_y, int field_step)
 {
   int w = src->width, h = src->height;
-  int step = clamp_step (field_step);
+  int step = cfx_ref_blur_field_step (field_step);
   int rx = radius_x > 0 ? radius_x : 0;
   int ry = radius_y > 0 ? radius_y : 0;
   long long n = (long long) (2 * rx + 1) * (2 * ry + 1);
@@ -159,10 +159,10 @@ cfx_ref_box_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
   if (w <= 0 || h <= 0)
     return;
 
-  res = xmalloc ((size_t) w * h);
+  res = cfx_ref_blur_xmalloc ((size_t) w * h);
 
   for (f = 0; f < step; f++) {
-    int fh = field_rows (h, step, f);
+    int fh = cfx_ref_blur_field_rows (h, step, f);
     int j;
 
     for (j = 0; j < fh; j++) {

@@ -15,9 +15,10 @@
  * (sum + n / 2) / n with 64-bit sums (a 16-bit sample times a large box
  * does not fit 32 bits).
  *
- * The Gaussian repeats blur.c's arithmetic operation for operation (same
- * weights, same order of the sums), so at depth 8 it gives exactly what the
- * 8-bit reference gives; test-blur-ref checks that.
+ * The Gaussian repeats blur.c's arithmetic operation for operation (its
+ * weights, through cfx_ref_blur_gaussian_weights, and the same order of the
+ * sums), so at depth 8 it gives exactly what the 8-bit reference gives;
+ * test-blur-ref checks that.
  *
  * Both functions read all of src into a buffer before writing dst, so dst
  * may be src (or overlap it). */
@@ -25,16 +26,6 @@
 #include <stdlib.h>
 
 #include "cfx-reference.h"
-
-static void *
-xmalloc (size_t size)
-{
-  void *p = malloc (size ? size : 1);
-
-  if (!p)
-    abort ();
-  return p;
-}
 
 /* A wrong depth or shift would silently make the oracle agree with a wrong
  * kernel, so the caller's mistakes stop the test instead. */
@@ -64,7 +55,7 @@ read_plane (const CfxRefWordPlane * src)
 {
   int w = src->width, h = src->height, x, y;
   unsigned int mask = max_value (src->depth);
-  unsigned int *v = xmalloc ((size_t) w * h * sizeof (unsigned int));
+  unsigned int *v = cfx_ref_blur_xmalloc ((size_t) w * h * sizeof (unsigned int));
 
   for (y = 0; y < h; y++) {
     const uint8_t *row = src->data + (long) y * src->stride;
@@ -98,55 +89,13 @@ write_plane (const CfxRefWordPlane * dst, const unsigned int *v, int w, int h)
   }
 }
 
-/* Number of rows in field f of a frame of height h. */
-static int
-field_rows (int h, int step, int f)
-{
-  return f < h ? (h - f + step - 1) / step : 0;
-}
-
-static int
-clamp_step (int field_step)
-{
-  return field_step == 2 ? 2 : 1;
-}
-
-/* Normalised Gaussian weights w[0 .. 2r] for offsets -r .. r,
- * r = ceil (3 * sigma); sigma <= 0 gives r = 0, w[0] = 1. The same
- * expressions as blur.c's, so both references round alike. */
-static int
-gaussian_weights (double sigma, double **weights)
-{
-  double *w, sum = 0.0;
-  int r, k;
-
-  if (!(sigma > 0.0)) {
-    w = xmalloc (sizeof (double));
-    w[0] = 1.0;
-    *weights = w;
-    return 0;
-  }
-
-  r = (int) ceil (3.0 * sigma);
-  w = xmalloc ((size_t) (2 * r + 1) * sizeof (double));
-  for (k = -r; k <= r; k++) {
-    w[k + r] = exp (-((double) k * k) / (2.0 * sigma * sigma));
-    sum += w[k + r];
-  }
-  for (k = 0; k < 2 * r + 1; k++)
-    w[k] /= sum;
-
-  *weights = w;
-  return r;
-}
-
 void
 cfx_ref_gaussian_blur16 (const CfxRefWordPlane * dst,
     const CfxRefWordPlane * src, double sigma_x, double sigma_y,
     int field_step)
 {
   int w = src->width, h = src->height;
-  int step = clamp_step (field_step);
+  int step = cfx_ref_blur_field_step (field_step);
   double maxv, *wx, *wy, *tmp;
   unsigned int *in, *res;
   int rx, ry, x, y, k, f;
@@ -157,10 +106,10 @@ cfx_ref_gaussian_blur16 (const CfxRefWordPlane * dst,
   maxv = (double) max_value (src->depth);
 
   in = read_plane (src);
-  res = xmalloc ((size_t) w * h * sizeof (unsigned int));
-  rx = gaussian_weights (sigma_x, &wx);
-  ry = gaussian_weights (sigma_y, &wy);
-  tmp = xmalloc ((size_t) w * h * sizeof (double));
+  res = cfx_ref_blur_xmalloc ((size_t) w * h * sizeof (unsigned int));
+  rx = cfx_ref_blur_gaussian_weights (sigma_x, &wx);
+  ry = cfx_ref_blur_gaussian_weights (sigma_y, &wy);
+  tmp = cfx_ref_blur_xmalloc ((size_t) w * h * sizeof (double));
 
   /* horizontal pass into doubles, no rounding; rows are independent, so
    * fields do not matter here */
@@ -175,7 +124,7 @@ cfx_ref_gaussian_blur16 (const CfxRefWordPlane * dst,
 
   /* vertical pass inside each field, then round once */
   for (f = 0; f < step; f++) {
-    int fh = field_rows (h, step, f);
+    int fh = cfx_ref_blur_field_rows (h, step, f);
     int j;
 
     for (j = 0; j < fh; j++)
@@ -210,7 +159,7 @@ cfx_ref_box_blur16 (const CfxRefWordPlane * dst, const CfxRefWordPlane * src,
     int radius_x, int radius_y, int field_step)
 {
   int w = src->width, h = src->height;
-  int step = clamp_step (field_step);
+  int step = cfx_ref_blur_field_step (field_step);
   int rx = radius_x > 0 ? radius_x : 0;
   int ry = radius_y > 0 ? radius_y : 0;
   long long n = (long long) (2 * rx + 1) * (2 * ry + 1);
@@ -222,10 +171,10 @@ cfx_ref_box_blur16 (const CfxRefWordPlane * dst, const CfxRefWordPlane * src,
   check_planes (dst, src);
 
   in = read_plane (src);
-  res = xmalloc ((size_t) w * h * sizeof (unsigned int));
+  res = cfx_ref_blur_xmalloc ((size_t) w * h * sizeof (unsigned int));
 
   for (f = 0; f < step; f++) {
-    int fh = field_rows (h, step, f);
+    int fh = cfx_ref_blur_field_rows (h, step, f);
     int j;
 
     for (j = 0; j < fh; j++)

@@ -8,6 +8,7 @@
 #ifndef CFX_REFERENCE_H
 #define CFX_REFERENCE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -65,6 +66,15 @@ void cfx_ref_gaussian_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
  * rounded to nearest; radius 0 on an axis leaves that axis alone. */
 void cfx_ref_box_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
     int radius_x, int radius_y, int field_step);
+
+/* blur.c's helpers, shared with blur16.c: malloc that aborts on failure;
+ * rows of field f of a frame of h rows; field_step as 1 or 2; normalised
+ * Gaussian weights w[0 .. 2r] for offsets -r .. r, r = ceil (3 sigma)
+ * returned (sigma <= 0: r 0, w[0] 1; free with free ()) */
+void *cfx_ref_blur_xmalloc (size_t size);
+int cfx_ref_blur_field_rows (int h, int step, int f);
+int cfx_ref_blur_field_step (int field_step);
+int cfx_ref_blur_gaussian_weights (double sigma, double **weights);
 
 /* ---- blur on 16-bit words (blur16.c) ---------------------------------- */
 
