@@ -22,22 +22,35 @@
  * a fifth of the link's speed, and the rate grows slower than the count) */
 #define STAGING_MAX_AUTO_THREADS 6
 
+/* how long threads poll for the next frame's or the last part's copy
+ * before they sleep: waking a sleeping thread costs tens of microseconds,
+ * as much as a part of a 1080p frame takes to copy */
+#define STAGING_POLL_US 200
+
 struct _GstCudaFxStaging
 {
   GstBufferPool *pool;
   GstVideoInfo info;
-  GThreadPool *workers;         /* NULL with one thread */
   guint threads;
+  GThread **workers;            /* threads - 1 of them */
 
-  /* the copy in progress */
+  /* the copy in progress, published by a new generation */
   const GstVideoFrame *src;
   GstVideoFrame *dst;
   gboolean whole;
-  guint parts;
-  guint parts_left;
+  gint generation;
+  gint parts_left;
+  gboolean quit;
   GMutex lock;
-  GCond done;
+  GCond wake;                   /* a new generation, or quit */
+  GCond done;                   /* parts_left reached 0 */
 };
+
+typedef struct
+{
+  GstCudaFxStaging *staging;
+  guint part;
+} Worker;
 
 guint
 gst_cuda_fx_staging_threads (guint threads)
@@ -110,16 +123,49 @@ copy_part (const GstVideoFrame * src, GstVideoFrame * dst, gboolean whole,
   }
 }
 
-static void
-worker_func (gpointer part_plus_one, gpointer data)
+/* Worker of part @w->part of every frame: polls for a new generation,
+ * then sleeps until one */
+static gpointer
+worker_func (gpointer data)
 {
-  GstCudaFxStaging *self = data;
+  Worker *w = data;
+  GstCudaFxStaging *self = w->staging;
+  gint seen = 0;
 
-  copy_part (self->src, self->dst, self->whole,
-      GPOINTER_TO_UINT (part_plus_one) - 1, self->parts);
+  for (;;) {
+    gint64 until = g_get_monotonic_time () + STAGING_POLL_US;
+    gint gen;
+
+    while ((gen = g_atomic_int_get (&self->generation)) == seen
+        && g_get_monotonic_time () < until)
+      g_thread_yield ();
+    if (gen == seen) {
+      g_mutex_lock (&self->lock);
+      while ((gen = g_atomic_int_get (&self->generation)) == seen)
+        g_cond_wait (&self->wake, &self->lock);
+      g_mutex_unlock (&self->lock);
+    }
+    seen = gen;
+    if (g_atomic_int_get (&self->quit))
+      break;
+    copy_part (self->src, self->dst, self->whole, w->part, self->threads);
+    if (g_atomic_int_dec_and_test (&self->parts_left)) {
+      g_mutex_lock (&self->lock);
+      g_cond_signal (&self->done);
+      g_mutex_unlock (&self->lock);
+    }
+  }
+  g_free (w);
+  return NULL;
+}
+
+/* Publishes a new generation (the fields set before it) to the workers */
+static void
+publish (GstCudaFxStaging * self)
+{
   g_mutex_lock (&self->lock);
-  if (--self->parts_left == 0)
-    g_cond_signal (&self->done);
+  g_atomic_int_inc (&self->generation);
+  g_cond_broadcast (&self->wake);
   g_mutex_unlock (&self->lock);
 }
 
@@ -142,11 +188,21 @@ gst_cuda_fx_staging_new (GstCaps * caps, guint threads)
   gst_video_info_from_caps (&self->info, caps);
   self->threads = gst_cuda_fx_staging_threads (threads);
   g_mutex_init (&self->lock);
+  g_cond_init (&self->wake);
   g_cond_init (&self->done);
-  /* exclusive threads, started now: no thread start-up in a copy */
-  if (self->threads > 1)
-    self->workers = g_thread_pool_new (worker_func, self, self->threads - 1,
-        TRUE, NULL);
+  /* started now: no thread start-up in a copy */
+  if (self->threads > 1) {
+    guint i;
+
+    self->workers = g_new0 (GThread *, self->threads - 1);
+    for (i = 0; i + 1 < self->threads; i++) {
+      Worker *w = g_new (Worker, 1);
+
+      w->staging = self;
+      w->part = i + 1;
+      self->workers[i] = g_thread_new ("cudafx-staging", worker_func, w);
+    }
+  }
   return self;
 }
 
@@ -155,12 +211,20 @@ gst_cuda_fx_staging_free (GstCudaFxStaging * self)
 {
   if (!self)
     return;
-  if (self->workers)
-    g_thread_pool_free (self->workers, TRUE, TRUE);
+  if (self->workers) {
+    guint i;
+
+    g_atomic_int_set (&self->quit, TRUE);
+    publish (self);
+    for (i = 0; i + 1 < self->threads; i++)
+      g_thread_join (self->workers[i]);
+    g_free (self->workers);
+  }
   /* buffers still out (uploads in flight) come back to the pool later */
   gst_buffer_pool_set_active (self->pool, FALSE);
   gst_object_unref (self->pool);
   g_mutex_clear (&self->lock);
+  g_cond_clear (&self->wake);
   g_cond_clear (&self->done);
   g_free (self);
 }
@@ -170,7 +234,6 @@ gst_cuda_fx_staging_copy (GstCudaFxStaging * self, const GstVideoFrame * src,
     GstVideoFrame * staged)
 {
   GstBuffer *buf = NULL;
-  guint part;
 
   if (gst_buffer_pool_acquire_buffer (self->pool, &buf, NULL) != GST_FLOW_OK)
     return NULL;
@@ -181,17 +244,24 @@ gst_cuda_fx_staging_copy (GstCudaFxStaging * self, const GstVideoFrame * src,
   self->src = src;
   self->dst = staged;
   self->whole = same_layout (src, staged);
-  self->parts = self->workers
-      && GST_VIDEO_INFO_SIZE (&self->info) >= STAGING_SPLIT_BYTES ?
-      self->threads : 1;
-  self->parts_left = self->parts - 1;
-  for (part = 1; part < self->parts; part++)
-    g_thread_pool_push (self->workers, GUINT_TO_POINTER (part + 1), NULL);
-  copy_part (src, staged, self->whole, 0, self->parts);
-  g_mutex_lock (&self->lock);
-  while (self->parts_left > 0)
-    g_cond_wait (&self->done, &self->lock);
-  g_mutex_unlock (&self->lock);
+  if (!self->workers || GST_VIDEO_INFO_SIZE (&self->info) <
+      STAGING_SPLIT_BYTES) {
+    copy_part (src, staged, self->whole, 0, 1);
+  } else {
+    gint64 until;
+
+    g_atomic_int_set (&self->parts_left, self->threads - 1);
+    publish (self);
+    copy_part (src, staged, self->whole, 0, self->threads);
+    until = g_get_monotonic_time () + STAGING_POLL_US;
+    while (g_atomic_int_get (&self->parts_left) > 0
+        && g_get_monotonic_time () < until)
+      g_thread_yield ();
+    g_mutex_lock (&self->lock);
+    while (g_atomic_int_get (&self->parts_left) > 0)
+      g_cond_wait (&self->done, &self->lock);
+    g_mutex_unlock (&self->lock);
+  }
   self->src = NULL;
   self->dst = NULL;
   return buf;
