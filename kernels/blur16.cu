@@ -14,11 +14,13 @@
  * 33 MB, 11 us at 2.9 TB/s). These kernels are not near it: the scratch
  * plane adds a write and a read of 4 bytes a sample, and the Gaussian's
  * direct sums cost 2 r + 1 loads an output (its time grows with sigma).
- * Access: threads of a warp take 32 neighbouring columns of a row, so
- * every tap of a vertical pass is one coalesced load; the Gaussian's
- * border columns and rows mirror, the others take a loop without the
- * mirror arithmetic; the box's row pass has each thread walk its own run
- * of a row (through L1). What the 8-bit kernels do to stay at memory speed
+ * Access: up to radius 64 (sigma 21) the Gaussian's passes stage a tile
+ * and its mirrored halo in shared memory with coalesced loads (rows: 256
+ * x 4 outputs a block; columns: 32 x 64) and sum from there; above, each
+ * tap is a load of its own (threads of a warp take 32 neighbouring
+ * columns, so a vertical tap is one coalesced load; border columns and
+ * rows mirror, the others skip the mirror arithmetic). The box's row
+ * pass has each thread walk its own run of a row (through L1). What the 8-bit kernels do to stay at memory speed
  * (tensor-core products of exact fp16 samples, decimation above sigma 16,
  * running box sums) does not carry over unchanged: fp16 holds integers
  * exactly only up to 2048. */
@@ -122,6 +124,65 @@ gaussian_columns (const float *__restrict__ src, CfxPlane dst,
       acc += w[k] * ((double) src[(size_t) mirror (y - k, n) * pitch + x] +
           src[(size_t) mirror (y + k, n) * pitch + x]);
   store_sample (dst, x, y, (long long) floor (acc + 0.5));
+}
+
+/* Tiled versions for radii up to TILE_MAX_RADIUS (sigma <= 21): a block
+ * stages its tile and the tile's halo (mirrored as it loads) in shared
+ * memory, with coalesced loads, and sums from there. */
+#define TILE_MAX_RADIUS 64
+#define ROWS_W 256              /* outputs a row tile: 256 columns... */
+#define ROWS_H 4                /* ... of 4 rows */
+#define COLS_H 64               /* outputs a column tile: 32 columns x 64 */
+
+__global__ void __launch_bounds__ (ROWS_W)
+gaussian_rows_tiled (CfxPlane src, float *dst, const double *__restrict__ w,
+    int r)
+{
+  __shared__ float tile[ROWS_H][ROWS_W + 2 * TILE_MAX_RADIUS];
+  const int x0 = blockIdx.x * ROWS_W, y0 = blockIdx.y * ROWS_H;
+  const int n = src.width, span = ROWS_W + 2 * r;
+  int i, j, k;
+
+  for (j = 0; j < ROWS_H && y0 + j < src.height; j++)
+    for (i = threadIdx.x; i < span; i += ROWS_W)
+      tile[j][i] = load_sample (src, mirror (x0 - r + i, n), y0 + j);
+  __syncthreads ();
+  if (x0 + (int) threadIdx.x >= n)
+    return;
+  for (j = 0; j < ROWS_H && y0 + j < src.height; j++) {
+    const float *t = &tile[j][threadIdx.x + r];
+    double acc = w[0] * t[0];
+
+    for (k = 1; k <= r; k++)
+      acc += w[k] * ((double) t[-k] + t[k]);
+    dst[(size_t) (y0 + j) * n + x0 + threadIdx.x] = (float) acc;
+  }
+}
+
+__global__ void __launch_bounds__ (BLOCK_X * BLOCK_Y)
+gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
+    const double *__restrict__ w, int r)
+{
+  __shared__ float tile[COLS_H + 2 * TILE_MAX_RADIUS][BLOCK_X];
+  const int x = blockIdx.x * BLOCK_X + threadIdx.x;
+  const int y0 = blockIdx.y * COLS_H;
+  const int n = dst.height, pitch = dst.width, span = COLS_H + 2 * r;
+  int i, j, k;
+
+  if (x < pitch)
+    for (i = threadIdx.y; i < span; i += BLOCK_Y)
+      tile[i][threadIdx.x] = src[(size_t) mirror (y0 - r + i, n) * pitch + x];
+  __syncthreads ();
+  if (x >= pitch)
+    return;
+  for (j = threadIdx.y; j < COLS_H && y0 + j < n; j += BLOCK_Y) {
+    double acc = w[0] * tile[j + r][threadIdx.x];
+
+    for (k = 1; k <= r; k++)
+      acc += w[k] * ((double) tile[j + r - k][threadIdx.x] +
+          tile[j + r + k][threadIdx.x]);
+    store_sample (dst, x, y0 + j, (long long) floor (acc + 0.5));
+  }
 }
 
 /* ---- box --------------------------------------------------------------- */
@@ -231,10 +292,20 @@ cfx_blur16_launch (const CfxBlur16 * subs, int n, cudaStream_t stream)
     } else {
       gaussian_taps <<< 1, 256, 0, stream >>> (wx, rx, s->sigma_x);
       gaussian_taps <<< 1, 256, 0, stream >>> (wy, ry, s->sigma_y);
-      gaussian_rows <<< grid, block, 0, stream >>> (s->src, (float *) plane,
-          wx, rx);
-      gaussian_columns <<< grid, block, 0, stream >>> ((const float *) plane,
-          s->dst, wy, ry);
+      if (rx <= TILE_MAX_RADIUS)
+        gaussian_rows_tiled <<< dim3 ((s->src.width + ROWS_W - 1) / ROWS_W,
+            (s->src.height + ROWS_H - 1) / ROWS_H), ROWS_W, 0, stream >>>
+            (s->src, (float *) plane, wx, rx);
+      else
+        gaussian_rows <<< grid, block, 0, stream >>> (s->src,
+            (float *) plane, wx, rx);
+      if (ry <= TILE_MAX_RADIUS)
+        gaussian_columns_tiled <<< dim3 (grid.x, (s->src.height + COLS_H -
+                1) / COLS_H), block, 0, stream >>> ((const float *) plane,
+            s->dst, wy, ry);
+      else
+        gaussian_columns <<< grid, block, 0, stream >>> ((const float *)
+            plane, s->dst, wy, ry);
     }
     err = cudaGetLastError ();
   }

@@ -155,6 +155,8 @@ GST_START_TEST (test_formats_sizes_blurs)
   } sizes[] = { {1, 1}, {2, 3}, {67, 45}, {64, 48} };
   const Blur blurs[] = {
     {FALSE, 0.8, 0, FALSE}, {FALSE, 3.0, 0, FALSE}, {FALSE, 20.0, 0, FALSE},
+    /* radius 90: past the tiled kernels' 64 (chroma 45: tiled) */
+    {FALSE, 30.0, 0, FALSE},
     {TRUE, 0, 1, FALSE}, {TRUE, 0, 7, FALSE},
     {FALSE, 2.0, 0, TRUE}, {TRUE, 0, 3, TRUE},
   };
@@ -175,9 +177,11 @@ GST_END_TEST;
 GST_START_TEST (test_1080p)
 {
   const Blur gauss = { FALSE, 3.0, 0, FALSE }, box = { TRUE, 0, 5, FALSE };
+  const Blur wide = { FALSE, 25.0, 0, FALSE };
 
   fail_unless (run_case ("P010_10LE", 1920, 1080, &gauss, 901));
   fail_unless (run_case ("Y444_16LE", 1920, 1080, &box, 902));
+  fail_unless (run_case ("GRAY16_LE", 1920, 1080, &wide, 903));
 }
 
 GST_END_TEST;
