@@ -189,6 +189,15 @@ void cfx_ref_degrain_plane16 (const CfxRefPlane16 * dst,
 float cfx_ref_degrain_estimate_sigma16 (const CfxRefPlane16 * src,
     int depth);
 
+/* ---- temporal degrain (temporal.c) ------------------------------------ */
+
+/* Frame @t of a clip of @n 8-bit luma frames (w x h, rows w bytes apart),
+ * denoised with its neighbours t - radius .. t + radius (motion
+ * compensated, robust weights, then the spatial degrain fed the noise
+ * left): into @dst (w x h). sigma <= 0: estimated on frame t. */
+void cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
+    int n, int t, int w, int h, int radius, float sigma);
+
 #ifdef __cplusplus
 }
 #endif
