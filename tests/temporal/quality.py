@@ -165,13 +165,21 @@ def ffmpeg_methods(ffmpeg):
     return [
         # defaults: luma_spatial 4, luma_tmp 6
         ("hqdn3d", ff(lambda sigma: "hqdn3d")),
-        # the same 2:3 ratio, scaled: a weight of 1/4 at a difference of
-        # luma_spatial levels, so about one noise sigma
+        # the same 2:3 ratio, scaled: hqdn3d weighs a neighbour 1/4 at a
+        # difference of luma_spatial levels, and the difference of two
+        # noisy samples of one value has a spread of 1.4 sigma
         ("hqdn3d-sigma", ff(lambda sigma: "hqdn3d=luma_spatial=%g:"
-                            "luma_tmp=%g" % (sigma, 1.5 * sigma))),
-        # defaults: 9 frames, thresholds 0.02/0.04 of full scale
+                            "luma_tmp=%g" % (2 * sigma, 3 * sigma))),
+        # defaults: 9 frames, thresholds 0.02/0.04 of full scale (5 and 10
+        # levels), below the noise at sigma 10 and 20
         ("atadenoise", ff(lambda sigma: "atadenoise")),
-        # s (1..30) is close to the noise sigma in 8-bit levels
+        # the same 1:2 ratio, threshold A at 3 sigma (about 2 spreads of
+        # the difference of two noisy samples)
+        ("atadenoise-sigma", ff(lambda sigma: "atadenoise=0a=%g:0b=%g" % (
+            min(0.3, 3 * sigma / 255), min(5.0, 6 * sigma / 255)))),
+        # nlmeans weighs a patch exp(-SSD / (10 s)^2); with s = sigma, two
+        # 7x7 patches of the same content (SSD about 98 sigma^2) weigh
+        # about exp(-1). s is 1..30.
         ("nlmeans", ff(lambda sigma: "nlmeans=s=%g"
                        % min(30.0, max(1.0, sigma)))),
     ]
@@ -185,10 +193,11 @@ def template_method(template):
     return cmd
 
 
-def run_method(name, cmd, noisy, work):
+def run_method(name, make_cmd, noisy, sigma, work):
     """the method's output frames, and its run time in seconds"""
     n, h, w = noisy.shape
     inp, out = os.path.join(work, "in.gray"), os.path.join(work, "out.gray")
+    cmd = make_cmd(inp, out, w, h, n, sigma)
     noisy.tofile(inp)
     if os.path.exists(out):
         os.unlink(out)
@@ -225,6 +234,17 @@ def misaligned(out, clean):
             or (k < n - 1 and d(k, k + 1) < d(k, k))]
 
 
+def object_psnr(out, clean):
+    """crossing: mean PSNR inside the moving square only, over the middle
+    frames; what a temporal filter smears there is its ghosting"""
+    n, s = len(out), out.shape[1]
+    v = []
+    for k in range(EDGE, n - EDGE):
+        y0, y1, x0, x1 = crossing_box(k, n, s)
+        v.append(psnr(out[k, y0:y1, x0:x1], clean[k, y0:y1, x0:x1], None))
+    return np.mean(v)
+
+
 # ---- output ----------------------------------------------------------------
 
 def fmt(v):
@@ -248,7 +268,7 @@ def tables(args, methods, res, extra, times, n):
         lines.append("")
         head = []
         if "scenecut" in args.clips:
-            head += ["scenecut worst frame", "scenecut f%d" % (cut - 1),
+            head += ["scenecut worst of %s" % mid, "scenecut f%d" % (cut - 1),
                      "scenecut f%d" % cut]
         if "crossing" in args.clips:
             head += ["crossing object (%s)" % mid]
@@ -260,7 +280,7 @@ def tables(args, methods, res, extra, times, n):
             cells = []
             if "scenecut" in args.clips:
                 s = e["scenecut"]
-                worst = int(np.argmin(s))
+                worst = EDGE + int(np.argmin(s[EDGE:n - EDGE]))
                 cells += ["%s (f%d)" % (fmt(s[worst]), worst),
                           fmt(s[cut - 1]), fmt(s[cut])]
             if "crossing" in args.clips:
@@ -283,18 +303,19 @@ def crop_at(clip, n, s):
 
 
 def write_png(path, rows, names):
-    """rows: [(clip, clean crop, [crop per method])]; 2x nearest so that
-    the noise grain stays visible"""
+    """rows: [(label, clean crop, [crop per method])], each tile labelled
+    with the PSNR of its crop; 2x nearest so that the noise grain stays
+    visible"""
     from PIL import Image, ImageDraw
     tile, label = 256, 14
     img = Image.new("L", (tile * (len(names) + 1),
                           (tile + label) * len(rows)), 0)
     draw = ImageDraw.Draw(img)
-    for r, (clip, clean, outs) in enumerate(rows):
+    for r, (name, clean, outs) in enumerate(rows):
         y = r * (tile + label)
-        tiles = [("%s clean" % clip, clean)] + [
-            ("%s %.2f dB" % (name, psnr(o, clean, None)), o)
-            for name, o in zip(names, outs)]
+        tiles = [("%s clean" % name, clean)] + [
+            ("%s %.2f dB" % (m, psnr(o, clean, None)), o)
+            for m, o in zip(names, outs)]
         for i, (text, a) in enumerate(tiles):
             img.paste(Image.fromarray(a).resize((tile, tile), Image.NEAREST),
                       (i * tile, y + label))
@@ -355,23 +376,21 @@ def main():
                 if clip in ("pan", "crossing"):
                     cy, cx = crop_at(clip, n, s)
                     crop = (n // 2, slice(cy, cy + 128), slice(cx, cx + 128))
-                    shown[sigma].append((clip, clean[crop], []))
+                    shown[sigma].append(("%s f%d" % (clip, n // 2),
+                                         clean[crop], []))
                 for name, cmd in methods:
                     if cmd is None:
                         out, took = noisy, 0.0
                     else:
-                        out, took = run_method(name, cmd, noisy, work)
+                        out, took = run_method(name, cmd, noisy, sigma, work)
                     per_frame = psnr(out, clean)
                     res[sigma][name][clip] = np.mean(per_frame[middle])
                     times[sigma][name] += took
                     if clip == "scenecut":
                         extra[sigma][name]["scenecut"] = per_frame
                     if clip == "crossing":
-                        extra[sigma][name]["object"] = np.mean([
-                            psnr(out[k, y0:y1, x0:x1], clean[k, y0:y1, x0:x1],
-                                 None)
-                            for k in range(EDGE, n - EDGE)
-                            for y0, y1, x0, x1 in [crossing_box(k, n, s)]])
+                        extra[sigma][name]["object"] = object_psnr(out,
+                                                                   clean)
                     if crop is not None:
                         shown[sigma][-1][2].append(out[crop])
                     bad = misaligned(out, clean)
@@ -398,6 +417,8 @@ def main():
             path = os.path.join(args.out, "sigma%g.png" % sigma)
             write_png(path, shown[sigma], names)
             sys.stderr.write("wrote %s\n" % path)
+    if warnings:
+        sys.exit("frames out of step: see the warnings above")
 
 
 if __name__ == "__main__":
