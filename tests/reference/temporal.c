@@ -49,7 +49,7 @@
 #define BLOCK 8
 #define LEVELS 3
 #define SEARCH2 4
-#define LAMBDA 4.0f
+#define LAMBDA 1.0f
 #define MAX_REFINE 4
 /* a neighbour whose warped frame differs from the current one by more
  * than this many times two noisy views' 2 sigma^2 (mean over the frame)
