@@ -97,6 +97,10 @@ gst_cuda_fx_upload_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
   threads = self->copy_threads;
   GST_OBJECT_UNLOCK (self);
   if (!device) {
+    /* the pinned pool's allocations belong to the element's device: a
+     * streaming thread has no current device of its own yet */
+    (void) gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
+        (filter));
     self->staging = gst_cuda_fx_staging_new (incaps, threads);
     if (!self->staging)
       GST_WARNING_OBJECT (self, "no pinned staging for %" GST_PTR_FORMAT

@@ -660,10 +660,11 @@ gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
     while ((err = cudaEventQuery (event)) == cudaErrorNotReady
         && g_get_monotonic_time () < deadline)
       g_thread_yield ();
-    if (err == cudaErrorNotReady) {
-      (void) cudaGetLastError ();       /* "not ready" is no error to keep */
+    /* "not ready" from the polls is no error to keep for later calls */
+    if (cudaPeekAtLastError () == cudaErrorNotReady)
+      (void) cudaGetLastError ();
+    if (err == cudaErrorNotReady)
       err = cudaEventSynchronize (event);
-    }
   }
   release_wait_event (context, event);
   return err;

@@ -375,9 +375,10 @@ gst_cuda_fx_frame_map (GstCudaFxFrame * frame, const GstVideoInfo * info,
     frame->comp[c] = gst_cuda_fx_video_frame_component (&frame->video, c);
 
   /* GStreamer's CUDA memory: no events of ours. Its producer waited for
-   * its work before pushing (1.22), or left it on its stream (1.24+) */
+   * its work before pushing (1.22), or left it on its stream (1.24+),
+   * which a reader (and a read-modify-write) waits for */
   if (frame->foreign)
-    err = write ? cudaSuccess :
+    err = write && !(flags & GST_MAP_READ) ? cudaSuccess :
         gst_cuda_fx_interop_wait_for_memory (context, mem, stream);
   else
     err = gst_cuda_fx_sync_begin (gst_cuda_fx_memory_get_sync (mem), stream,

@@ -252,14 +252,23 @@ gst_cuda_fx_interop_wait_for_memory (GstCudaFxContext * cuda_ctx,
   if (!their_stream)
     return cudaSuccess;         /* the default stream: done when pushed */
 
-  /* one CUDA context: their stream's work, then ours */
-  event = gst_cuda_fx_context_acquire_event (cuda_ctx);
+  /* one CUDA context: their stream's work, then ours. Without a context
+   * of ours (an application's DLPack export of their memory), an event of
+   * its own: a wait keeps what the event held when it was queued. */
+  if (cuda_ctx)
+    event = gst_cuda_fx_context_acquire_event (cuda_ctx);
+  else if (cudaEventCreateWithFlags (&event, cudaEventDisableTiming) !=
+      cudaSuccess)
+    event = NULL;
   if (!event)
     return cudaErrorMemoryAllocation;
   err = cudaEventRecord (event, (cudaStream_t)
       lib.stream_get_handle (their_stream));
   if (err == cudaSuccess)
     err = cudaStreamWaitEvent (stream, event, 0);
-  gst_cuda_fx_context_release_event (cuda_ctx, event);
+  if (cuda_ctx)
+    gst_cuda_fx_context_release_event (cuda_ctx, event);
+  else
+    cudaEventDestroy (event);
   return err;
 }

@@ -82,7 +82,8 @@ same_layout (const GstVideoFrame * src, const GstVideoFrame * dst)
 
 /* Part @part of @parts of the frame: of its bytes when @whole (the same
  * layout), else of every plane's rows, whole rows as far as both strides
- * go (so padding a packed format defines comes along) */
+ * go (so padding a packed format defines comes along) but for each
+ * plane's last row, which may end the source's memory */
 static void
 copy_part (const GstVideoFrame * src, GstVideoFrame * dst, gboolean whole,
     guint part, guint parts)
@@ -107,6 +108,9 @@ copy_part (const GstVideoFrame * src, GstVideoFrame * dst, gboolean whole,
     gint ss = GST_VIDEO_FRAME_PLANE_STRIDE (src, p);
     gint ds = GST_VIDEO_FRAME_PLANE_STRIDE (dst, p);
     gsize row = (gsize) MIN (ss, ds);
+    /* a plane's last row: its samples only, the source may end there */
+    gsize last = MIN (row, gst_cuda_fx_video_format_row_bytes (dst->info.finfo,
+            p, GST_VIDEO_FRAME_WIDTH (dst)));
     const guint8 *s = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (src, p) +
         (gsize) y0 *ss;
     guint8 *d = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (dst, p) + (gsize) y0 *ds;
@@ -115,11 +119,11 @@ copy_part (const GstVideoFrame * src, GstVideoFrame * dst, gboolean whole,
     if (y1 <= y0)
       continue;
     if (ss == ds) {
-      memcpy (d, s, (gsize) (y1 - y0 - 1) * ds + row);
+      memcpy (d, s, (gsize) (y1 - y0 - 1) * ds + (y1 == h ? last : row));
       continue;
     }
     for (y = y0; y < y1; y++, s += ss, d += ds)
-      memcpy (d, s, row);
+      memcpy (d, s, y == h - 1 ? last : row);
   }
 }
 

@@ -407,7 +407,8 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
 
     /* n (2 rx + 1) (2 ry + 1) * 255 must stay below 2^30; 16-bit: the
      * row sums (2 rx + 1) * 65535 below 2^31 */
-    if ((2.0 * rx + 1.0) * (2.0 * ry + 1.0) > 4.0e6 || rx > 16000)
+    if ((2.0 * rx + 1.0) * (2.0 * ry + 1.0) > 4.0e6
+        || (c->src.bytes == 2 && rx > 16000))
       return cudaErrorInvalidValue;
     if (c->src.bytes == 1)
       used += cfx_blur_box_scratch_size (c->src.width, c->src.height, rx, ry,

@@ -273,12 +273,13 @@ cfx_blur16_launch (const CfxBlur16 * subs, int n, cudaStream_t stream)
         (s->src.height + BLOCK_Y - 1) / BLOCK_Y);
     const int rx = s->box ? s->rx : gaussian_radius (s->sigma_x);
     const int ry = s->box ? s->ry : gaussian_radius (s->sigma_y);
-    uint8_t *at = (uint8_t *) s->scratch;
-    double *wx = (double *) at;
-    double *wy = (double *) (at + align_256 ((size_t) (rx + 1) *
-            sizeof (double)));
-    void *plane = (uint8_t *) wy + align_256 ((size_t) (ry + 1) *
-        sizeof (double));
+    /* the layout of cfx_blur16_sub_bytes: room for the largest taps
+     * whatever this blur's radii (a box's radii are not bounded by it) */
+    const size_t taps = align_256 ((size_t) (gaussian_radius
+            (CFX_BLUR_MAX_SIGMA) + 1) * sizeof (double));
+    double *wx = (double *) s->scratch;
+    double *wy = (double *) ((uint8_t *) s->scratch + taps);
+    void *plane = (uint8_t *) s->scratch + 2 * taps;
 
     if (s->box) {
       const dim3 rows ((s->src.width + BLOCK_X * BOX_RUN - 1) /
