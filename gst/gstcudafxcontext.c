@@ -592,6 +592,32 @@ gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
   }
 }
 
+/* An event of @pool (one of the context's free lists), or a new one of
+ * @flags; NULL if none can be made */
+static cudaEvent_t
+take_event (GstCudaFxContext * context, GQueue * pool, guint flags)
+{
+  cudaEvent_t event;
+
+  g_mutex_lock (&context->event_lock);
+  event = g_queue_pop_head (pool);
+  g_mutex_unlock (&context->event_lock);
+
+  if (!event && cudaEventCreateWithFlags (&event, flags) != cudaSuccess)
+    return NULL;
+  return event;
+}
+
+static void
+give_event (GstCudaFxContext * context, GQueue * pool, cudaEvent_t event)
+{
+  if (!event)
+    return;
+  g_mutex_lock (&context->event_lock);
+  g_queue_push_head (pool, event);
+  g_mutex_unlock (&context->event_lock);
+}
+
 /**
  * gst_cuda_fx_context_acquire_event: (skip)
  *
@@ -600,16 +626,7 @@ gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
 cudaEvent_t
 gst_cuda_fx_context_acquire_event (GstCudaFxContext * context)
 {
-  cudaEvent_t event;
-
-  g_mutex_lock (&context->event_lock);
-  event = g_queue_pop_head (&context->free_events);
-  g_mutex_unlock (&context->event_lock);
-
-  if (!event && cudaEventCreateWithFlags (&event,
-          cudaEventDisableTiming) != cudaSuccess)
-    return NULL;
-  return event;
+  return take_event (context, &context->free_events, cudaEventDisableTiming);
 }
 
 /* Events the host waits on: blocking sync, so that a long wait sleeps in
@@ -618,26 +635,14 @@ gst_cuda_fx_context_acquire_event (GstCudaFxContext * context)
 static cudaEvent_t
 acquire_wait_event (GstCudaFxContext * context)
 {
-  cudaEvent_t event;
-
-  g_mutex_lock (&context->event_lock);
-  event = g_queue_pop_head (&context->free_wait_events);
-  g_mutex_unlock (&context->event_lock);
-
-  if (!event && cudaEventCreateWithFlags (&event,
-          cudaEventDisableTiming | cudaEventBlockingSync) != cudaSuccess)
-    return NULL;
-  return event;
+  return take_event (context, &context->free_wait_events,
+      cudaEventDisableTiming | cudaEventBlockingSync);
 }
 
 static void
 release_wait_event (GstCudaFxContext * context, cudaEvent_t event)
 {
-  if (!event)
-    return;
-  g_mutex_lock (&context->event_lock);
-  g_queue_push_head (&context->free_wait_events, event);
-  g_mutex_unlock (&context->event_lock);
+  give_event (context, &context->free_wait_events, event);
 }
 
 /**
@@ -679,11 +684,7 @@ void
 gst_cuda_fx_context_release_event (GstCudaFxContext * context,
     cudaEvent_t event)
 {
-  if (!event)
-    return;
-  g_mutex_lock (&context->event_lock);
-  g_queue_push_head (&context->free_events, event);
-  g_mutex_unlock (&context->event_lock);
+  give_event (context, &context->free_events, event);
 }
 
 /**
