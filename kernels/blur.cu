@@ -270,11 +270,28 @@ cfx_blur16_scratch_bound (int width, int height, int field_step)
   return size;
 }
 
+/* Scratch bytes of a 16-bit channel in a call: its non-empty fields' */
+static size_t
+blur16_bytes (const CfxBlurChannel * c, int field_step)
+{
+  size_t size = 0;
+  int f;
+
+  for (f = 0; f < field_step; f++) {
+    CfxPlane s = field_of (c->src, field_step, f);
+
+    if (s.width > 0 && s.height > 0)
+      size += align_up (cfx_blur16_sub_bytes (s.width, s.height));
+  }
+  return size;
+}
+
 /* The 16-bit channels of a call, each field a sub-channel with its part
- * of the scratch from @used on */
+ * of the scratch from @used on (the caller checked the scratch holds
+ * their blur16_bytes) */
 static cudaError_t
 blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
-    void *scratch, size_t scratch_size, size_t used, cudaStream_t stream)
+    void *scratch, size_t used, cudaStream_t stream)
 {
   CfxBlur16 subs[CFX_BLUR_MAX_SUBS];
   int ns = 0, i, f;
@@ -288,13 +305,9 @@ blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
       CfxPlane d = field_of (c->dst, field_step, f), s = field_of (c->src,
           field_step, f);
       CfxBlur16 *x;
-      size_t bytes;
 
       if (s.width <= 0 || s.height <= 0)
         continue;
-      bytes = align_up (cfx_blur16_sub_bytes (s.width, s.height));
-      if (used + bytes > scratch_size || !scratch)
-        return cudaErrorInvalidValue;
       x = &subs[ns++];
       x->dst = d;
       x->src = s;
@@ -304,7 +317,7 @@ blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
       x->rx = c->radius_x > 0 ? c->radius_x : 0;
       x->ry = c->radius_y > 0 ? c->radius_y : 0;
       x->scratch = (uint8_t *) scratch + used;
-      used += bytes;
+      used += align_up (cfx_blur16_sub_bytes (s.width, s.height));
     }
   }
   return ns ? cfx_blur16_launch (subs, ns, stream) : cudaSuccess;
@@ -341,9 +354,9 @@ cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
     if (!(c->sigma_x <= CFX_BLUR_MAX_SIGMA)
         || !(c->sigma_y <= CFX_BLUR_MAX_SIGMA))
       return cudaErrorInvalidValue;
-    if (c->src.bytes == 1)
-      used += cfx_blur_gaussian_scratch_size (c->src.width, c->src.height,
-          c->sigma_x, c->sigma_y, field_step);
+    used += c->src.bytes == 1 ?
+        cfx_blur_gaussian_scratch_size (c->src.width, c->src.height,
+        c->sigma_x, c->sigma_y, field_step) : blur16_bytes (c, field_step);
   }
   if (used > scratch_size || (used && !scratch))
     return cudaErrorInvalidValue;
@@ -385,8 +398,7 @@ cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
   if (nc && err == cudaSuccess)
     err = cfx_blur_coarse_launch (coarse, nc, stream);
   if (err == cudaSuccess)
-    err = blur16 (channels, n, field_step, 0, scratch, scratch_size, used,
-        stream);
+    err = blur16 (channels, n, field_step, 0, scratch, used, stream);
   return err;
 }
 
@@ -410,9 +422,9 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
     if ((2.0 * rx + 1.0) * (2.0 * ry + 1.0) > 4.0e6
         || (c->src.bytes == 2 && rx > 16000))
       return cudaErrorInvalidValue;
-    if (c->src.bytes == 1)
-      used += cfx_blur_box_scratch_size (c->src.width, c->src.height, rx, ry,
-          field_step);
+    used += c->src.bytes == 1 ?
+        cfx_blur_box_scratch_size (c->src.width, c->src.height, rx, ry,
+        field_step) : blur16_bytes (c, field_step);
   }
   if (used > scratch_size || (used && !scratch))
     return cudaErrorInvalidValue;
@@ -446,8 +458,7 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
     if (err != cudaSuccess)
       return err;
   }
-  return blur16 (channels, n, field_step, 1, scratch, scratch_size, used,
-      stream);
+  return blur16 (channels, n, field_step, 1, scratch, used, stream);
 }
 
 extern "C" cudaError_t
