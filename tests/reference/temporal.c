@@ -1,15 +1,17 @@
 /* Temporal degrain, the CPU reference of the motion-compensated denoiser
- * the GPU will run (the issue "Temporal degrain"; kernels/temporal.md has
- * the algorithm in prose). Plain loops on 8-bit luma frames, float
- * arithmetic, no claim to speed.
+ * the GPU runs (kernels/temporal.cu; kernels/temporal.md has the plan and
+ * its costs). Plain loops on 8-bit luma frames, no claim to speed.
  *
  * For output frame t and radius R (neighbours s = t - R .. t + R inside
  * the clip, s != t):
  *
- *  1. Motion is estimated on smoothed frames (the spatial degrain of each
- *     frame at the clip's sigma): noise in the matching costs would pull
- *     the vectors. Pyramid: levels 0 (full size), 1, 2 by 2x2 means. One
- *     vector per 8x8 block of each level (a level-l block covers 8 << l
+ *  1. Motion is estimated on smoothed frames: noise in the matching costs
+ *     would pull the vectors. The search image of a frame is the sum of
+ *     its 3x3 window (mirrored borders: nine times the 3x3 mean, kept in
+ *     integers so that every cost below is exact and any summation order
+ *     gives the same vectors). Pyramid: levels 0 (full size), 1, 2 by 2x2
+ *     sums (an odd last row or column pairs with its mirror). One vector
+ *     per 8x8 block of each level (a level-l block covers 8 << l
  *     full-size pixels), coarse to fine:
  *       level 2: full search +-SEARCH2 (+-4 samples: +-16 full-size px);
  *       levels 1, 0: candidates (the vector of the block's parent, doubled;
@@ -17,8 +19,9 @@
  *       by +-1 integer steps while it improves (at most 4 steps).
  *     Cost: SAD over the block, the neighbour's samples at the block's
  *     position plus the vector (mirrored borders), plus a bias toward the
- *     zero vector of LAMBDA * (|vx| + |vy|) per pixel of the block: a
- *     flat or noisy block keeps vector 0.
+ *     zero vector of LAMBDA * (|vx| + |vy|) per pixel of the block, in
+ *     units of the 3x3 mean (times 9 * 4^level in the sums): a flat or
+ *     noisy block keeps vector 0. Ties keep the earlier candidate.
  *     Sub-pixel: at level 0 each axis's offset is refined by the parabola
  *     through the costs at v - 1, v, v + 1 (clamped to +-0.5).
  *  2. The noisy neighbour s is warped to t's grid with each block's vector
@@ -32,14 +35,19 @@
  *     0 for r >= 4, linear between: occlusions and failed vectors drop
  *     out locally.
  *  4. Temporal mean: A(x) = (t(x) + sum_s w_s W_s(x)) / (1 + sum_s w_s),
- *     and its noise variance sigma^2 (1 + sum w_s^2) / (1 + sum w_s)^2
- *     (independent noise; the warp's interpolation is not counted).
- *  5. The spatial degrain (cfx_ref_degrain_float, Wiener, 5 levels) of A
- *     with sigma = the root of the mean of that variance over the frame:
- *     the spatial stage is fed the noise the temporal stage left.
- *  6. Rounded to nearest, clipped to 0..255.
+ *     rounded to the sample grid (to nearest, clipped), and its noise
+ *     variance sigma^2 (1 + sum w_s^2) / (1 + sum w_s)^2 (independent
+ *     noise; the warp's interpolation is not counted).
+ *  5. The spatial degrain (cfx_ref_degrain_plane, Wiener, 5 levels) of A
+ *     with sigma = sigma times the root of the mean of that variance over
+ *     the frame: the spatial stage is fed the noise the temporal stage
+ *     left.
  * Sigma: given, or estimated on frame t (cfx_ref_degrain_estimate_sigma).
- * Radius 0: the spatial degrain alone. */
+ * Radius 0: the spatial degrain alone.
+ *
+ * History: a first version searched motion on each frame's spatial
+ * degrain; the 3x3 window costs 0.05 to 0.35 dB on the quality clips
+ * (kernels/temporal.md) and saves a degrain per frame. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +57,7 @@
 #define BLOCK 8
 #define LEVELS 3
 #define SEARCH2 4
-#define LAMBDA 1.0f
+#define LAMBDA 1
 #define MAX_REFINE 4
 /* a neighbour whose warped frame differs from the current one by more
  * than this many times two noisy views' 2 sigma^2 (mean over the frame)
@@ -69,6 +77,13 @@ typedef struct
   int x, y;                     /* integer vector, in the level's samples */
 } Vec;
 
+/* a search image: sums of 3x3 windows (level 0) and of 2x2 of those */
+typedef struct
+{
+  int *data;
+  int w, h;
+} IImage;
+
 static void *
 xcalloc (size_t n, size_t size)
 {
@@ -86,6 +101,13 @@ at (const Image * im, int x, int y)
       cfx_ref_mirror (x, im->w)];
 }
 
+static int
+iat (const IImage * im, int x, int y)
+{
+  return im->data[(size_t) cfx_ref_mirror (y, im->h) * im->w +
+      cfx_ref_mirror (x, im->w)];
+}
+
 static Image
 image_new (int w, int h)
 {
@@ -93,42 +115,68 @@ image_new (int w, int h)
   return im;
 }
 
-/* 2x2 means (an odd last row or column averages with its mirror) */
-static Image
-downsample (const Image * im)
+static IImage
+iimage_new (int w, int h)
 {
-  Image d = image_new ((im->w + 1) / 2, (im->h + 1) / 2);
+  IImage im = { xcalloc ((size_t) w * h, sizeof (int)), w, h };
+  return im;
+}
+
+/* Level 0 of the search: each sample's 3x3 window summed */
+static IImage
+box3 (const uint8_t * frame, int w, int h)
+{
+  IImage b = iimage_new (w, h);
+  int x, y, dx, dy;
+
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      int sum = 0;
+
+      for (dy = -1; dy <= 1; dy++)
+        for (dx = -1; dx <= 1; dx++)
+          sum += frame[(size_t) cfx_ref_mirror (y + dy, h) * w +
+              cfx_ref_mirror (x + dx, w)];
+      b.data[(size_t) y * w + x] = sum;
+    }
+  return b;
+}
+
+/* 2x2 sums (an odd last row or column pairs with its mirror) */
+static IImage
+downsample (const IImage * im)
+{
+  IImage d = iimage_new ((im->w + 1) / 2, (im->h + 1) / 2);
   int x, y;
 
   for (y = 0; y < d.h; y++)
     for (x = 0; x < d.w; x++)
-      d.data[(size_t) y * d.w + x] = (at (im, 2 * x, 2 * y) +
-          at (im, 2 * x + 1, 2 * y) + at (im, 2 * x, 2 * y + 1) +
-          at (im, 2 * x + 1, 2 * y + 1)) * 0.25f;
+      d.data[(size_t) y * d.w + x] = iat (im, 2 * x, 2 * y) +
+          iat (im, 2 * x + 1, 2 * y) + iat (im, 2 * x, 2 * y + 1) +
+          iat (im, 2 * x + 1, 2 * y + 1);
   return d;
 }
 
 /* SAD of block (bx, by) of @cur against @ref displaced by (vx, vy), plus
- * the zero-vector bias */
-static float
-block_cost (const Image * cur, const Image * ref, int bx, int by, int vx,
-    int vy)
+ * the zero-vector bias; @unit is the level's 9 * 4^level */
+static int
+block_cost (const IImage * cur, const IImage * ref, int bx, int by, int vx,
+    int vy, int unit)
 {
-  float sad = 0.0f;
-  int x, y, n = 0;
+  int x, y, n = 0, sad = 0;
 
   for (y = by * BLOCK; y < (by + 1) * BLOCK && y < cur->h; y++)
     for (x = bx * BLOCK; x < (bx + 1) * BLOCK && x < cur->w; x++, n++)
-      sad += fabsf (cur->data[(size_t) y * cur->w + x] -
-          at (ref, x + vx, y + vy));
-  return sad + LAMBDA * n * (abs (vx) + abs (vy));
+      sad += abs (cur->data[(size_t) y * cur->w + x] -
+          iat (ref, x + vx, y + vy));
+  return sad + LAMBDA * unit * n * (abs (vx) + abs (vy));
 }
 
 /* One level's vectors: from @parent (the coarser level's, or NULL: full
  * search) */
 static Vec *
-match_level (const Image * cur, const Image * ref, const Vec * parent,
-    int pbw, int pbh, int *out_bw, int *out_bh)
+match_level (const IImage * cur, const IImage * ref, const Vec * parent,
+    int pbw, int pbh, int unit, int *out_bw, int *out_bh)
 {
   int bw = (cur->w + BLOCK - 1) / BLOCK, bh = (cur->h + BLOCK - 1) / BLOCK;
   Vec *v = xcalloc ((size_t) bw * bh, sizeof (Vec));
@@ -137,7 +185,7 @@ match_level (const Image * cur, const Image * ref, const Vec * parent,
   for (by = 0; by < bh; by++)
     for (bx = 0; bx < bw; bx++) {
       Vec best = { 0, 0 };
-      float cost = block_cost (cur, ref, bx, by, 0, 0);
+      int cost = block_cost (cur, ref, bx, by, 0, 0, unit);
       int i, step;
 
       if (!parent) {
@@ -145,7 +193,7 @@ match_level (const Image * cur, const Image * ref, const Vec * parent,
 
         for (dy = -SEARCH2; dy <= SEARCH2; dy++)
           for (dx = -SEARCH2; dx <= SEARCH2; dx++) {
-            float c = block_cost (cur, ref, bx, by, dx, dy);
+            int c = block_cost (cur, ref, bx, by, dx, dy, unit);
 
             if (c < cost) {
               cost = c;
@@ -161,7 +209,7 @@ match_level (const Image * cur, const Image * ref, const Vec * parent,
           int px = CLAMP_TO (bx / 2 + nx[i], 0, pbw - 1);
           int py = CLAMP_TO (by / 2 + ny[i], 0, pbh - 1);
           Vec c = { 2 * parent[py * pbw + px].x, 2 * parent[py * pbw + px].y };
-          float cc = block_cost (cur, ref, bx, by, c.x, c.y);
+          int cc = block_cost (cur, ref, bx, by, c.x, c.y, unit);
 
           if (cc < cost) {
             cost = cc;
@@ -175,8 +223,8 @@ match_level (const Image * cur, const Image * ref, const Vec * parent,
         Vec from = best;
 
         for (i = 0; i < 4; i++) {
-          float c = block_cost (cur, ref, bx, by, from.x + dx[i],
-              from.y + dy[i]);
+          int c = block_cost (cur, ref, bx, by, from.x + dx[i],
+              from.y + dy[i], unit);
 
           if (c < cost) {
             cost = c;
@@ -196,13 +244,13 @@ match_level (const Image * cur, const Image * ref, const Vec * parent,
 
 /* Offset of the parabola's minimum through costs at -1, 0, +1 */
 static float
-parabola (float cm, float c0, float cp)
+parabola (int cm, int c0, int cp)
 {
-  float den = cm - 2.0f * c0 + cp;
+  int den = cm - 2 * c0 + cp;
 
-  if (!(den > 0.0f))
+  if (den <= 0)
     return 0.0f;
-  return CLAMP_TO (0.5f * (cm - cp) / den, -0.5f, 0.5f);
+  return CLAMP_TO (0.5f * (float) (cm - cp) / (float) den, -0.5f, 0.5f);
 }
 
 /* Catmull-Rom weights for fraction f */
@@ -236,11 +284,11 @@ bicubic (const Image * im, float x, float y)
 }
 
 /* Vectors (full-size pixels, sub-pixel) of every 8x8 block of @cur
- * against @ref; *bw x *bh blocks */
+ * against @ref (level-0 search images); *bw x *bh blocks */
 static float *
-estimate_motion (const Image * cur, const Image * ref, int *bw, int *bh)
+estimate_motion (const IImage * cur, const IImage * ref, int *bw, int *bh)
 {
-  Image pc[LEVELS], pr[LEVELS];
+  IImage pc[LEVELS], pr[LEVELS];
   Vec *v = NULL;
   float *out;
   int l, pbw = 0, pbh = 0, b;
@@ -253,7 +301,8 @@ estimate_motion (const Image * cur, const Image * ref, int *bw, int *bh)
   }
   for (l = LEVELS - 1; l >= 0; l--) {
     int nbw, nbh;
-    Vec *nv = match_level (&pc[l], &pr[l], v, pbw, pbh, &nbw, &nbh);
+    Vec *nv = match_level (&pc[l], &pr[l], v, pbw, pbh, 9 << (2 * l), &nbw,
+        &nbh);
 
     free (v);
     v = nv;
@@ -268,13 +317,14 @@ estimate_motion (const Image * cur, const Image * ref, int *bw, int *bh)
   out = xcalloc ((size_t) 2 * pbw * pbh, sizeof (float));
   for (b = 0; b < pbw * pbh; b++) {
     int bx = b % pbw, by = b / pbw;
-    float c0 = block_cost (cur, ref, bx, by, v[b].x, v[b].y);
+    int c0 = block_cost (cur, ref, bx, by, v[b].x, v[b].y, 9);
 
     out[2 * b] = v[b].x + parabola (block_cost (cur, ref, bx, by, v[b].x - 1,
-            v[b].y), c0, block_cost (cur, ref, bx, by, v[b].x + 1, v[b].y));
+            v[b].y, 9), c0, block_cost (cur, ref, bx, by, v[b].x + 1, v[b].y,
+            9));
     out[2 * b + 1] = v[b].y + parabola (block_cost (cur, ref, bx, by, v[b].x,
-            v[b].y - 1), c0, block_cost (cur, ref, bx, by, v[b].x,
-            v[b].y + 1));
+            v[b].y - 1, 9), c0, block_cost (cur, ref, bx, by, v[b].x,
+            v[b].y + 1, 9));
   }
   free (v);
   *bw = pbw;
@@ -293,35 +343,23 @@ image_from_plane (const uint8_t * data, int w, int h)
   return im;
 }
 
-static Image
-spatial (const Image * in, float sigma)
-{
-  CfxRefDegrainParams p = { CFX_REF_SHRINK_WIENER, 5, sigma, 1.0f, 1.0f, 0,
-    4
-  };
-  Image out = image_new (in->w, in->h);
-
-  cfx_ref_degrain_float (out.data, in->data, in->w, in->h, &p);
-  return out;
-}
-
 /* Warps neighbour @frame onto @cur and adds it with its robust weights;
  * FALSE (nothing added) when it is another shot: its mean squared
  * difference from @cur after the warp is over CUT_RATIO times the 2
  * sigma^2 of two noisy views of one picture */
 static int
 add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
-    const Image * smooth_cur, const uint8_t * frame, float sigma)
+    const IImage * search_cur, const uint8_t * frame, float sigma)
 {
   const int w = cur->w, h = cur->h;
   const float noise2 = 2.0f * sigma * sigma;
-  Image nb = image_from_plane (frame, w, h), smooth_nb, warped;
+  Image nb = image_from_plane (frame, w, h), warped;
+  IImage search_nb = box3 (frame, w, h);
   double mse = 0.0;
   float *vec;
   int bw, bh, x, y;
 
-  smooth_nb = spatial (&nb, sigma);
-  vec = estimate_motion (smooth_cur, &smooth_nb, &bw, &bh);
+  vec = estimate_motion (search_cur, &search_nb, &bw, &bh);
   warped = image_new (w, h);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
@@ -333,7 +371,7 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
       mse += d * d;
     }
   free (nb.data);
-  free (smooth_nb.data);
+  free (search_nb.data);
   free (vec);
   if (mse / ((double) w * h) > CUT_RATIO * noise2) {
     free (warped.data);
@@ -365,7 +403,12 @@ void
 cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
     int n, int t, int w, int h, int radius, float sigma)
 {
-  Image cur, smooth_cur, acc, wsum, w2sum, result;
+  CfxRefDegrainParams p = { CFX_REF_SHRINK_WIENER, 5, 0.0f, 1.0f, 1.0f, 0,
+    4
+  };
+  Image cur, acc, wsum, w2sum;
+  IImage search_cur;
+  uint8_t *mean;
   float var_mean = 0.0f;
   size_t i, npix = (size_t) w * h;
   int side, k;
@@ -376,10 +419,11 @@ cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
     sigma = cfx_ref_degrain_estimate_sigma (&p);
   }
   cur = image_from_plane (frames[t], w, h);
-  smooth_cur = spatial (&cur, sigma);
+  search_cur = box3 (frames[t], w, h);
   acc = image_new (w, h);
   wsum = image_new (w, h);
   w2sum = image_new (w, h);
+  mean = xcalloc (npix, 1);
   memcpy (acc.data, cur.data, npix * sizeof (float));
 
   /* outward on each side: a neighbour that is another shot ends its side
@@ -389,27 +433,27 @@ cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
       const int s = t + side * k;
 
       if (s < 0 || s >= n || !add_neighbour (&acc, &wsum, &w2sum, &cur,
-              &smooth_cur, frames[s], sigma))
+              &search_cur, frames[s], sigma))
         break;
     }
 
   for (i = 0; i < npix; i++) {
-    float norm = 1.0f + wsum.data[i];
+    float norm = 1.0f + wsum.data[i], v = floorf (acc.data[i] / norm + 0.5f);
 
-    acc.data[i] /= norm;
+    mean[i] = (uint8_t) (v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
     var_mean += (1.0f + w2sum.data[i]) / (norm * norm);
   }
   var_mean /= (float) npix;
-  result = spatial (&acc, sigma * sqrtf (var_mean));
-  for (i = 0; i < npix; i++) {
-    float v = floorf (result.data[i] + 0.5f);
+  {
+    CfxRefPlane in = { mean, w, w, h }, out = { dst, w, w, h };
 
-    dst[i] = (uint8_t) (v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
+    p.sigma = sigma * sqrtf (var_mean);
+    cfx_ref_degrain_plane (&out, &in, &p);
   }
   free (cur.data);
-  free (smooth_cur.data);
+  free (search_cur.data);
   free (acc.data);
   free (wsum.data);
   free (w2sum.data);
-  free (result.data);
+  free (mean);
 }
