@@ -25,6 +25,20 @@
  * of 10-bit video, and `output=noise` centres on half the range (512 at 10
  * bits). Unused bits of the input are ignored and written as 0.
  *
+ * `temporal-radius` (1 to 3) adds the frames around each one as evidence:
+ * the motion from each neighbour is searched on the GPU (8x8 blocks, coarse
+ * to fine over three levels, sub-pixel), the neighbours are warped onto
+ * the frame (Catmull-Rom), weighted per pixel by how well they match
+ * (occlusions and failed vectors drop out; a neighbour that is another
+ * shot ends its side of the window: a scene cut never blends two shots),
+ * averaged, and the wavelet above then removes the noise the mean left.
+ * Chroma follows luma's vectors and weights. It delays the stream by
+ * `temporal-radius` frames (reported as latency); the stream's first and
+ * last frames use the neighbours they have. 2 is the measured balance of
+ * quality and time (README: "Temporal degrain"); 0, the default, is the
+ * spatial filter alone, with no delay. With a radius, `amount` and
+ * `output=noise` compare with the temporal mean, not the input.
+ *
  * The automatic estimate of a frame is read back asynchronously and used
  * four frames later, smoothed by an exponential moving average (weight 1/8
  * per new frame): frame k applies the estimates of frames 0 to k - 4, so
@@ -52,6 +66,11 @@
  *     videoconvert ! autovideosink
  * ]| Degrains with the automatic noise estimate.
  * |[
+ * gst-launch-1.0 filesrc location=grainy.mov ! decodebin ! \
+ *     cudafxupload ! cudadegrain temporal-radius=2 ! cudafxdownload ! \
+ *     videoconvert ! autovideosink
+ * ]| Degrains with two frames on each side, motion compensated.
+ * |[
  * gst-launch-1.0 -m videotestsrc pattern=snow ! video/x-raw,format=UYVY ! \
  *     cudafxupload ! cudadegrain output=noise ! cudafxdownload ! fakesink
  * ]| Shows the removed noise and prints the estimates posted every second.
@@ -74,6 +93,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_degrain_debug);
 #define DEFAULT_LEVELS 0
 #define DEFAULT_AMOUNT 1.0
 #define DEFAULT_OUTPUT GST_CUDA_FX_DEGRAIN_OUTPUT_RESULT
+#define DEFAULT_TEMPORAL_RADIUS 0
 
 /* weight of a new frame's estimate in the moving average */
 #define EST_SMOOTHING (1.0 / 8.0)
@@ -93,7 +113,10 @@ enum
   PROP_LEVELS,
   PROP_AMOUNT,
   PROP_OUTPUT,
+  PROP_TEMPORAL_RADIUS,
 };
+
+#define SLOTS CFX_TEMPORAL_SLOTS
 
 struct _GstCudaFxDegrain
 {
@@ -108,8 +131,14 @@ struct _GstCudaFxDegrain
   gint levels;
   gdouble amount;
   GstCudaFxDegrainOutput output;
+  gint temporal_radius;
 
   /* streaming thread only */
+  gint radius;                  /* temporal-radius since start () */
+  CfxTemporalScratch *temporal;
+  /* which frame's search image each slot holds: a buffer of the previous
+   * window (kept by the history since, so unchanged), or NULL */
+  GstBuffer *slot[SLOTS];
   CfxDegrainScratch *scratch;
   gint n_channels;
   gint width[MAX_CH], height[MAX_CH];
@@ -193,6 +222,11 @@ free_resources (GstCudaFxDegrain * self)
     cfx_degrain_scratch_free (self->scratch);
     self->scratch = NULL;
   }
+  if (self->temporal) {
+    cfx_temporal_scratch_free (self->temporal);
+    self->temporal = NULL;
+  }
+  memset (self->slot, 0, sizeof (self->slot));
   for (i = 0; i < EST_LAG + 1; i++) {
     if (self->events[i]) {
       cudaEventDestroy (self->events[i]);
@@ -232,8 +266,10 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
   same = self->scratch && n == self->n_channels;
   for (c = 0; same && c < n; c++)
     same = width[c] == self->width[c] && height[c] == self->height[c];
+  same = same && (self->radius == 0) == (self->temporal == NULL);
   if (same) {
     reset_estimates (self);
+    memset (self->slot, 0, sizeof (self->slot));
     return TRUE;
   }
 
@@ -251,6 +287,14 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
           gst_cuda_fx_context_get_device_id (gst_cuda_fx_filter_get_context
               (filter))))
     goto fail;
+  if (self->radius > 0) {
+    err = cfx_temporal_scratch_new (&self->temporal, n, width, height,
+        self->radius);
+    if (!gst_cuda_fx_check (self, err, "Allocating the temporal scratch "
+            "(radius %d) for %dx%d frames", self->radius,
+            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)))
+      goto fail;
+  }
   err = cudaHostAlloc ((void **) &self->host_est, (EST_LAG + 1) * MAX_CH *
       sizeof (gint), cudaHostAllocDefault);
   if (!gst_cuda_fx_check (self, err, "Allocating pinned memory for the "
@@ -269,8 +313,10 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     self->width[c] = width[c];
     self->height[c] = height[c];
   }
-  GST_DEBUG_OBJECT (self, "%d channels, %" G_GSIZE_FORMAT " bytes of scratch",
-      n, cfx_degrain_scratch_bytes (self->scratch));
+  GST_DEBUG_OBJECT (self, "%d channels, %" G_GSIZE_FORMAT " bytes of scratch"
+      " and %" G_GSIZE_FORMAT " for the temporal radius %d", n,
+      cfx_degrain_scratch_bytes (self->scratch),
+      cfx_temporal_scratch_bytes (self->temporal), self->radius);
   return TRUE;
 
 fail:
@@ -450,15 +496,98 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
+/* ---- temporal: search images -------------------------------------- */
+
+/* The slot holding @frame's search image, made now if it has none. Slots
+ * of buffers that left the window are freed first (by the caller); a
+ * buffer that is still in the window is unchanged since it entered. */
+static gint
+search_slot (GstCudaFxDegrain * self, GstCudaFxFrame * frame,
+    cudaStream_t stream)
+{
+  GstBuffer *buf = frame->video.buffer;
+  cudaError_t err;
+  gint i, free_slot = -1;
+
+  for (i = 0; i < SLOTS; i++) {
+    if (self->slot[i] == buf)
+      return i;
+    if (!self->slot[i] && free_slot < 0)
+      free_slot = i;
+  }
+  g_assert (free_slot >= 0);    /* a window has fewer frames than slots */
+  err = cfx_temporal_prepare (self->temporal, free_slot, &frame->comp[0],
+      stream);
+  if (!gst_cuda_fx_check (self, err, "Making a frame's motion search image"))
+    return -1;
+  self->slot[free_slot] = buf;
+  return free_slot;
+}
+
+/* The temporal mean of @window's frame into the temporal scratch; @src
+ * becomes its planes */
+static gboolean
+temporal_mean (GstCudaFxDegrain * self, const GstCudaFxWindow * window,
+    gdouble sigma, CfxPlane * src, cudaStream_t stream)
+{
+  GstCudaFxFrame *cur = window->frames[window->past];
+  CfxTemporalParams params = { 0 };
+  gint i, k, cur_slot;
+  cudaError_t err;
+
+  /* a new stream (its first frame): no slot can be trusted */
+  if (window->n_before == 0)
+    memset (self->slot, 0, sizeof (self->slot));
+  /* forget the buffers that left the window */
+  for (i = 0; i < SLOTS; i++) {
+    gboolean in_window = FALSE;
+
+    for (k = 0; k < (gint) (window->past + 1 + window->future); k++)
+      in_window |= self->slot[i] == window->frames[k]->video.buffer;
+    if (!in_window)
+      self->slot[i] = NULL;
+  }
+
+  params.n_past = MIN ((gint) window->n_before, self->radius);
+  params.n_future = MIN ((gint) window->n_after, self->radius);
+  params.sigma = (gfloat) sigma;
+  if ((cur_slot = search_slot (self, cur, stream)) < 0)
+    return FALSE;
+  for (k = 0; k < params.n_past; k++) {
+    GstCudaFxFrame *f = window->frames[window->past - 1 - k];
+
+    params.past[k].frame = f->comp;
+    if ((params.past[k].slot = search_slot (self, f, stream)) < 0)
+      return FALSE;
+  }
+  for (k = 0; k < params.n_future; k++) {
+    GstCudaFxFrame *f = window->frames[window->past + 1 + k];
+
+    params.future[k].frame = f->comp;
+    if ((params.future[k].slot = search_slot (self, f, stream)) < 0)
+      return FALSE;
+  }
+  err = cfx_temporal_mean (cur->comp, cur_slot, self->n_channels, &params,
+      self->temporal, stream);
+  if (!gst_cuda_fx_check (self, err, "Averaging a %dx%d frame with its "
+          "%d + %d neighbours", GST_VIDEO_FRAME_WIDTH (&cur->video),
+          GST_VIDEO_FRAME_HEIGHT (&cur->video), params.n_past,
+          params.n_future))
+    return FALSE;
+  cfx_temporal_mean_planes (self->temporal, cur->comp, self->n_channels, src);
+  return TRUE;
+}
+
 /* ---- processing ------------------------------------------------------ */
 
+/* One output: @window NULL for the spatial filter of @in */
 static GstFlowReturn
-gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
-    GstCudaFxFrame * out, cudaStream_t stream)
+degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
+    const GstCudaFxWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
 {
-  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
   gint width = GST_VIDEO_FRAME_WIDTH (&in->video);
   gint height = GST_VIDEO_FRAME_HEIGHT (&in->video);
+  CfxPlane mean[MAX_CH];
   const CfxPlane *src = in->comp, *dst = out->comp;
   CfxDegrainParams params = { 0 };
   gdouble strength, luma_strength, chroma_strength, sigma, used[MAX_CH];
@@ -466,7 +595,7 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   cudaError_t err;
   gint c, n = self->n_channels;
 
-  if (!self->scratch)
+  if (!self->scratch || (window && !self->temporal))
     return GST_FLOW_NOT_NEGOTIATED;
 
   GST_OBJECT_LOCK (self);
@@ -506,20 +635,68 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
     params.strength[c] = (gfloat) (strength * (c == 0 ? luma_strength :
             chroma_strength));
   }
-  /* always estimate: it is nearly free, and the message reports it */
-  params.estimate = 1;
+
+  if (window) {
+    /* the estimate is of the input's noise, measured on the input; the
+     * spatial stage gets the mean, and the noise the mean left */
+    if (!temporal_mean (self, window, used[0], mean, stream))
+      return GST_FLOW_ERROR;
+    err = cfx_degrain_estimate (src, n, self->scratch, stream);
+    if (!gst_cuda_fx_check (self, err, "Estimating the noise of a %dx%d %s "
+            "frame", width, height, GST_VIDEO_INFO_NAME (&in->video.info)))
+      return GST_FLOW_ERROR;
+    if (!queue_readback (self, stream))
+      return GST_FLOW_ERROR;
+    params.sigma_scale = cfx_temporal_noise_scale_device (self->temporal);
+    src = mean;
+  } else {
+    /* always estimate: it is nearly free, and the message reports it */
+    params.estimate = 1;
+  }
 
   err = cfx_degrain (dst, src, n, &params, self->scratch, stream);
   if (!gst_cuda_fx_check (self, err, "Degraining a %dx%d %s frame", width,
           height, GST_VIDEO_INFO_NAME (&in->video.info)))
     return GST_FLOW_ERROR;
 
-  if (!queue_readback (self, stream))
+  if (!window && !queue_readback (self, stream))
     return GST_FLOW_ERROR;
 
   post_message (self, in->video.buffer, used, automatic, params.levels);
   self->frames++;
   return GST_FLOW_OK;
+}
+
+static guint
+gst_cuda_fx_degrain_outputs_for (GstCudaFxFilter * filter, GstBuffer * input)
+{
+  return 1;
+}
+
+/* Every frame comes through the history (of no neighbours at radius 0) */
+static GstFlowReturn
+gst_cuda_fx_degrain_process_window (GstCudaFxFilter * filter,
+    const GstCudaFxWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
+{
+  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
+
+  return degrain_frame (self, window->frames[window->past],
+      self->radius > 0 ? window : NULL, out, stream);
+}
+
+/* The window is the radius: fixed from start to stop */
+static gboolean
+gst_cuda_fx_degrain_start (GstBaseTransform * trans)
+{
+  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (trans);
+
+  GST_OBJECT_LOCK (self);
+  self->radius = self->temporal_radius;
+  GST_OBJECT_UNLOCK (self);
+  gst_cuda_fx_filter_set_window (GST_CUDA_FX_FILTER (trans), self->radius,
+      self->radius);
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_degrain_parent_class)->start
+      (trans);
 }
 
 /* After a flush the stream starts again: so do the estimates, so that a
@@ -567,6 +744,9 @@ gst_cuda_fx_degrain_set_property (GObject * object, guint prop_id,
     case PROP_OUTPUT:
       self->output = g_value_get_enum (value);
       break;
+    case PROP_TEMPORAL_RADIUS:
+      self->temporal_radius = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -605,6 +785,9 @@ gst_cuda_fx_degrain_get_property (GObject * object, guint prop_id,
       break;
     case PROP_OUTPUT:
       g_value_set_enum (value, self->output);
+      break;
+    case PROP_TEMPORAL_RADIUS:
+      g_value_set_int (value, self->temporal_radius);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -667,6 +850,14 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
           "result: the degrained picture; noise: what was removed, "
           "input - result + 128 (for regraining and quality control)",
           GST_TYPE_CUDA_FX_DEGRAIN_OUTPUT, DEFAULT_OUTPUT, LIVE_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_RADIUS,
+      g_param_spec_int ("temporal-radius", "Temporal radius",
+          "Neighbouring frames on each side averaged in, motion compensated, "
+          "before the wavelet: 0 the spatial filter alone; each frame "
+          "delays the stream by one frame (takes effect at the next start)",
+          0, CFX_TEMPORAL_MAX_RADIUS, DEFAULT_TEMPORAL_RADIUS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
       SRC_CAPS);
@@ -675,10 +866,12 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
       "Removes noise and grain with a wavelet and an automatic noise "
       "estimate, on the GPU", "gst-cudafx developers");
 
+  trans_class->start = gst_cuda_fx_degrain_start;
   trans_class->stop = gst_cuda_fx_degrain_stop;
   trans_class->sink_event = gst_cuda_fx_degrain_sink_event;
   filter_class->set_info = gst_cuda_fx_degrain_set_info;
-  filter_class->process = gst_cuda_fx_degrain_process;
+  filter_class->outputs_for = gst_cuda_fx_degrain_outputs_for;
+  filter_class->process_window = gst_cuda_fx_degrain_process_window;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FX_DEGRAIN_SHRINK, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FX_DEGRAIN_OUTPUT, 0);
@@ -698,5 +891,6 @@ gst_cuda_fx_degrain_init (GstCudaFxDegrain * self)
   self->levels = DEFAULT_LEVELS;
   self->amount = DEFAULT_AMOUNT;
   self->output = DEFAULT_OUTPUT;
+  self->temporal_radius = DEFAULT_TEMPORAL_RADIUS;
   reset_estimates (self);
 }

@@ -46,6 +46,10 @@ typedef struct
 
   /* temporal filters, with the stream lock */
   GstCudaFxHistory *history;
+  /* the element's own window (set_window), else the class's */
+  gboolean own_window;
+  guint own_past, own_future;
+  guint past, future;           /* the history's */
   GQueue outputs;               /* made, not yet pushed */
 } GstCudaFxFilterPrivate;
 
@@ -246,10 +250,18 @@ ensure_history (GstBaseTransform * trans)
 {
   GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
+  guint past = priv->own_window ? priv->own_past : klass->past;
+  guint future = priv->own_window ? priv->own_future : klass->future;
 
+  if (priv->history && (past != priv->past || future != priv->future)) {
+    gst_cuda_fx_history_free (priv->history);
+    priv->history = NULL;
+  }
+  priv->past = past;
+  priv->future = future;
   if (klass->process_window && !priv->history) {
     g_assert (klass->outputs_for != NULL);
-    priv->history = gst_cuda_fx_history_new (klass->past, klass->future);
+    priv->history = gst_cuda_fx_history_new (past, future);
   }
 }
 
@@ -708,16 +720,15 @@ static gboolean
 gst_cuda_fx_filter_propose_allocation (GstBaseTransform * trans,
     GstQuery * decide_query, GstQuery * query)
 {
-  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
-
   /* passthrough: downstream answers */
   if (!decide_query)
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
         ->propose_allocation (trans, decide_query, query);
 
   /* the frames the history holds, and two in flight */
+  ensure_history (trans);
   return gst_cuda_fx_filter_propose_device_pool (GST_CUDA_FX_FILTER (trans),
-      query, klass->past + klass->future + 2);
+      query, PRIV (trans)->past + PRIV (trans)->future + 2);
 }
 
 static gboolean
@@ -860,8 +871,13 @@ static void
 gst_cuda_fx_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buf)
 {
-  /* temporal filters sync when they render an input, not when it comes */
-  if (!is_temporal (trans))
+  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
+  GstCudaFxFilterPrivate *priv = PRIV (trans);
+  guint future = priv->own_window ? priv->own_future : klass->future;
+
+  /* temporal filters with a look-ahead sync when they render an input, not
+   * when it comes; without one, it is rendered as it comes */
+  if (!is_temporal (trans) || future == 0)
     sync_values (GST_CUDA_FX_FILTER (trans), buf);
 }
 
@@ -1150,6 +1166,31 @@ gst_cuda_fx_filter_init (GstCudaFxFilter * filter)
 
   priv->device_id = DEFAULT_DEVICE_ID;
   g_queue_init (&priv->outputs);
+}
+
+/**
+ * gst_cuda_fx_filter_set_window:
+ * @filter: a temporal filter
+ * @past: frames before the one processed
+ * @future: frames after it (reported as latency)
+ *
+ * Replaces the class's window for this element, for a window chosen by a
+ * property. Call it before the element starts (in its start vfunc, before
+ * chaining up, or in NULL or READY); the history is made anew when the
+ * window changes.
+ */
+void
+gst_cuda_fx_filter_set_window (GstCudaFxFilter * filter, guint past,
+    guint future)
+{
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+
+  g_return_if_fail (past + 1 + future <= GST_CUDA_FX_HISTORY_MAX_WINDOW);
+  priv->own_window = TRUE;
+  priv->own_past = past;
+  priv->own_future = future;
+  if (priv->history)
+    ensure_history (GST_BASE_TRANSFORM (filter));
 }
 
 /**

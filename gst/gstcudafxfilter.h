@@ -80,6 +80,11 @@ const GstVideoInfo *gst_cuda_fx_filter_get_in_info (GstCudaFxFilter * filter);
 const GstVideoInfo *gst_cuda_fx_filter_get_out_info (GstCudaFxFilter *
     filter);
 
+/* Temporal filters whose window is a property: this element's window
+ * instead of the class's (before it starts) */
+void gst_cuda_fx_filter_set_window (GstCudaFxFilter * filter, guint past,
+    guint future);
+
 /* Before a frame's work: the device current, stale CUDA errors cleared;
  * posts an error when it fails */
 gboolean gst_cuda_fx_filter_make_current (GstCudaFxFilter * filter);

@@ -59,5 +59,6 @@ cudaError_t cfx_v210_pack (uint8_t * dst, int dst_pitch, CfxPlane y,
 #include "blur.h"
 #include "deinterlace.h"
 #include "degrain.h"
+#include "temporal.h"
 
 #endif /* CUDAFX_KERNELS_H */

@@ -118,6 +118,7 @@ struct LevelArgs
   int output_noise;
   int keep_float;
   float amount;
+  const float *sigma_scale;     /* NULL: 1 */
 };
 
 struct PercentileArgs
@@ -272,6 +273,9 @@ degrain_level (const __grid_constant__ LevelArgs a)
   __shared__ int s_warp[NT / 32];
 
   float *const s_c = s_r1;
+  /* the temporal degrain's noise scale: exactly 1 (no change) without */
+  const float scale = a.sigma_scale ? __ldg (a.sigma_scale) : 1.f;
+  const float scale2 = scale * scale;
   float *const s_v = EST ? s_r1 + C_SIZE : s_r1;
   float *const s_l = s_lh;
   float *const s_h = s_lh + CN * BP;
@@ -426,13 +430,13 @@ degrain_level (const __grid_constant__ LevelArgs a)
       for (bnd = 0; bnd < 3; bnd++) {
         float wv = band[bnd];
         if (wiener) {
-          float sb2 = ch.sb2[bnd];
+          float sb2 = ch.sb2[bnd] * scale2;
           float s2 = fmaxf (e[bnd][k] - sb2, 0.f);
           /* s2 == 0: the gain is 0 (or w is 0 with E); testing s2, not
            * s2 + sb2, keeps a denormal sb2 out of the fast division */
           wv = s2 > 0.f ? wv * __fdividef (s2, s2 + sb2) : 0.f;
         } else if (a.shrink == CFX_DEGRAIN_SOFT) {
-          float m = fabsf (wv) - ch.sb[bnd];
+          float m = fabsf (wv) - ch.sb[bnd] * scale;
           wv = m <= 0.f ? 0.f : copysignf (m, wv);
         }
         band[bnd] = wv;
@@ -875,6 +879,7 @@ run (const CfxPlane * dst, const CfxPlane * src, int n,
     args.output_noise = dst ? p->output_noise : 0;
     args.keep_float = dst ? s->keep_float : 0;
     args.amount = dst ? p->amount : 1.0f;
+    args.sigma_scale = dst ? p->sigma_scale : NULL;
 
     for (c = 0; c < n; c++) {
       LevelChannel *lc = &args.ch[c];

@@ -40,6 +40,10 @@ typedef struct
    * the way; the result is at cfx_degrain_estimate_device() once the
    * stream has run */
   int estimate;
+  /* NULL, or a device float multiplying every threshold, read when the
+   * kernels run: the temporal degrain's noise left after its mean
+   * (cfx_temporal_noise_scale_device), which the host never waits for */
+  const float *sigma_scale;
 } CfxDegrainParams;
 
 /* Device scratch for frames of fixed channel sizes: two float images per

@@ -198,6 +198,13 @@ float cfx_ref_degrain_estimate_sigma16 (const CfxRefPlane16 * src,
 void cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
     int n, int t, int w, int h, int radius, float sigma);
 
+/* Its first stages alone: the temporal mean rounded to 8 bits into @mean,
+ * with the known @sigma (> 0; <= 0 uses no neighbour); returns the sigma
+ * the spatial stage is given (sigma times the root of the mean relative
+ * variance left) */
+float cfx_ref_temporal_mean (uint8_t * mean, const uint8_t * const *frames,
+    int n, int t, int w, int h, int radius, float sigma);
+
 #ifdef __cplusplus
 }
 #endif

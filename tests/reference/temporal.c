@@ -399,31 +399,21 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
   return 1;
 }
 
-void
-cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
-    int n, int t, int w, int h, int radius, float sigma)
+float
+cfx_ref_temporal_mean (uint8_t * mean, const uint8_t * const *frames, int n,
+    int t, int w, int h, int radius, float sigma)
 {
-  CfxRefDegrainParams p = { CFX_REF_SHRINK_WIENER, 5, 0.0f, 1.0f, 1.0f, 0,
-    4
-  };
   Image cur, acc, wsum, w2sum;
   IImage search_cur;
-  uint8_t *mean;
-  float var_mean = 0.0f;
+  double var_sum = 0.0;
   size_t i, npix = (size_t) w * h;
   int side, k;
 
-  if (sigma <= 0.0f) {
-    CfxRefPlane p = { (uint8_t *) frames[t], w, w, h };
-
-    sigma = cfx_ref_degrain_estimate_sigma (&p);
-  }
   cur = image_from_plane (frames[t], w, h);
   search_cur = box3 (frames[t], w, h);
   acc = image_new (w, h);
   wsum = image_new (w, h);
   w2sum = image_new (w, h);
-  mean = xcalloc (npix, 1);
   memcpy (acc.data, cur.data, npix * sizeof (float));
 
   /* outward on each side: a neighbour that is another shot ends its side
@@ -441,19 +431,32 @@ cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
     float norm = 1.0f + wsum.data[i], v = floorf (acc.data[i] / norm + 0.5f);
 
     mean[i] = (uint8_t) (v < 0.0f ? 0.0f : v > 255.0f ? 255.0f : v);
-    var_mean += (1.0f + w2sum.data[i]) / (norm * norm);
-  }
-  var_mean /= (float) npix;
-  {
-    CfxRefPlane in = { mean, w, w, h }, out = { dst, w, w, h };
-
-    p.sigma = sigma * sqrtf (var_mean);
-    cfx_ref_degrain_plane (&out, &in, &p);
+    var_sum += (1.0f + w2sum.data[i]) / (norm * norm);
   }
   free (cur.data);
   free (search_cur.data);
   free (acc.data);
   free (wsum.data);
   free (w2sum.data);
+  return sigma * sqrtf ((float) (var_sum / (double) npix));
+}
+
+void
+cfx_ref_temporal_degrain (uint8_t * dst, const uint8_t * const *frames,
+    int n, int t, int w, int h, int radius, float sigma)
+{
+  CfxRefDegrainParams p = { CFX_REF_SHRINK_WIENER, 5, 0.0f, 1.0f, 1.0f, 0,
+    4
+  };
+  uint8_t *mean = xcalloc ((size_t) w * h, 1);
+  CfxRefPlane in = { mean, w, w, h }, out = { dst, w, w, h };
+
+  if (sigma <= 0.0f) {
+    CfxRefPlane cp = { (uint8_t *) frames[t], w, w, h };
+
+    sigma = cfx_ref_degrain_estimate_sigma (&cp);
+  }
+  p.sigma = cfx_ref_temporal_mean (mean, frames, n, t, w, h, radius, sigma);
+  cfx_ref_degrain_plane (&out, &in, &p);
   free (mean);
 }

@@ -1,0 +1,837 @@
+/* Temporal degrain: motion search, warp, robust weights and the temporal
+ * mean (tests/reference/temporal.c is the definition; the spatial stage
+ * after it is degrain.cu). The GPU gives the reference's mean exactly on
+ * 8-bit luma:
+ *   - the search works in integers (3x3 window sums, 2x2 sums of those,
+ *     SADs and the zero-vector bias), so costs and vectors do not depend
+ *     on the order of the sums; one thread searches one block and takes
+ *     its candidates in the reference's order (ties keep the earlier);
+ *   - the warp, the weights and the mean use the reference's float
+ *     operations in its order, with products and sums rounded separately
+ *     (__fmul_rn, __fadd_rn: no fused multiply-add, which the host
+ *     reference has not either).
+ * Samples of 9 to 16 bits are searched in their own integer units (the
+ * bias scaled by 2^(depth - 8)) and warped in 8-bit units (value /
+ * 2^(depth - 8), exact), so sigma stays in 8-bit units at every depth.
+ *
+ * Kernels, per output frame with N neighbours (2 R inside a stream):
+ *   search_image (once per input frame): luma -> 3x3 sums; two 2x2 levels
+ *   match (3 launches, one per level, all neighbours in one grid): one
+ *     thread per 8x8 block; level 0 adds the sub-pixel parabola
+ *   warp_error: each neighbour's warped luma against the current frame,
+ *     summed over the frame (double atomics): the scene-cut test
+ *   luma_mean: a 32x8 tile with a 1-sample halo; per neighbour kept, the
+ *     warped tile in shared memory, 3x3 error windows, weights, running
+ *     sums; writes the mean, sums the variance, and leaves each weight
+ *     (quantised to 1/255) where chroma finds it
+ *   chroma_mean: per chroma sample, luma's vector of the co-sited luma
+ *     sample scaled by the subsampling and its weight
+ *   noise_scale: one thread, sqrt (mean variance)
+ *
+ * Floor (4K I420, R = 2): read the current frame and four neighbours, write
+ * the mean: 75 MB, 26 us at 2.9 TB/s. The search reads each block's window
+ * from L1/L2 once per candidate (about 15 at levels 0 and 1, 81 at level
+ * 2); the warp reads 16 taps per sample, from L1/L2. */
+#include "cudafx-kernels.h"
+#include "kernel-helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLK CFX_TEMPORAL_BLOCK
+#define LEVELS 3
+#define SEARCH2 4
+#define LAMBDA 1
+#define MAX_REFINE 4
+#define CUT_RATIO 3.0
+#define MAXN (2 * CFX_TEMPORAL_MAX_RADIUS)
+#define MAXC CFX_TEMPORAL_MAX_CHANNELS
+
+#define TX 32                   /* luma_mean tile */
+#define TY 8
+#define HX (TX + 2)
+#define HY (TY + 2)
+
+/* ---- scratch --------------------------------------------------------- */
+
+struct _CfxTemporalScratch
+{
+  int n, radius;
+  int width[MAXC], height[MAXC];
+  /* search images: per slot and level, sums in int32 */
+  int lw[LEVELS], lh[LEVELS];
+  int *search[CFX_TEMPORAL_SLOTS][LEVELS];
+  /* per neighbour: integer vectors of each level, sub-pixel level 0 */
+  int bw[LEVELS], bh[LEVELS];
+  int2 *ivec[MAXN][LEVELS];
+  float2 *vec[MAXN];
+  /* per neighbour: weights at chroma resolution, x 255 */
+  uint8_t *weight[MAXN];
+  int cw, ch;
+  /* the mean, one tight plane per component (2 bytes a sample: any depth) */
+  uint8_t *mean[MAXC];
+  int mean_pitch[MAXC];
+  double *sse;                  /* MAXN sums of squared warp errors */
+  double *var;                  /* sum of the mean's relative variance */
+  float *scale;
+  void *mem;
+  size_t bytes;
+};
+
+static size_t
+align_up (size_t v, size_t a)
+{
+  return (v + a - 1) / a * a;
+}
+
+extern "C" cudaError_t
+cfx_temporal_scratch_new (CfxTemporalScratch ** scratch, int n_channels,
+    const int *widths, const int *heights, int radius)
+{
+  CfxTemporalScratch *s;
+  size_t off = 0;
+  uint8_t *base;
+  cudaError_t err;
+  int pass, c, l, k;
+
+  *scratch = NULL;
+  if (n_channels < 1 || n_channels > MAXC || radius < 1
+      || radius > CFX_TEMPORAL_MAX_RADIUS || widths[0] < 1 || heights[0] < 1)
+    return cudaErrorInvalidValue;
+  s = (CfxTemporalScratch *) calloc (1, sizeof (*s));
+  if (!s)
+    return cudaErrorMemoryAllocation;
+  s->n = n_channels;
+  s->radius = radius;
+  for (c = 0; c < n_channels; c++) {
+    s->width[c] = widths[c];
+    s->height[c] = heights[c];
+    s->mean_pitch[c] = (int) align_up ((size_t) widths[c] * 2, 256);
+  }
+  s->cw = n_channels > 1 ? widths[1] : 0;
+  s->ch = n_channels > 1 ? heights[1] : 0;
+  for (l = 0; l < LEVELS; l++) {
+    s->lw[l] = l ? (s->lw[l - 1] + 1) / 2 : widths[0];
+    s->lh[l] = l ? (s->lh[l - 1] + 1) / 2 : heights[0];
+    s->bw[l] = (s->lw[l] + BLK - 1) / BLK;
+    s->bh[l] = (s->lh[l] + BLK - 1) / BLK;
+  }
+
+  /* pass 0 sizes, pass 1 hands out */
+  base = NULL;
+  for (pass = 0; pass < 2; pass++) {
+#define TAKE(ptr, type, count) do { \
+      off = align_up (off, 256); \
+      if (pass) (ptr) = (type *) (base + off); \
+      off += (size_t) (count) * sizeof (type); \
+    } while (0)
+    off = 0;
+    for (k = 0; k < CFX_TEMPORAL_SLOTS; k++)
+      for (l = 0; l < LEVELS; l++)
+        TAKE (s->search[k][l], int, (size_t) s->lw[l] * s->lh[l]);
+    for (k = 0; k < 2 * radius; k++) {
+      for (l = 0; l < LEVELS; l++)
+        TAKE (s->ivec[k][l], int2, (size_t) s->bw[l] * s->bh[l]);
+      TAKE (s->vec[k], float2, (size_t) s->bw[0] * s->bh[0]);
+      if (n_channels > 1)
+        TAKE (s->weight[k], uint8_t, (size_t) s->cw * s->ch);
+    }
+    for (c = 0; c < n_channels; c++)
+      TAKE (s->mean[c], uint8_t, (size_t) s->mean_pitch[c] * heights[c]);
+    /* the warp errors and the variance: zeroed by one memset */
+    TAKE (s->sse, double, MAXN + 1);
+    if (pass)
+      s->var = s->sse + MAXN;
+    TAKE (s->scale, float, 1);
+#undef TAKE
+    if (!pass) {
+      err = cudaMalloc (&s->mem, off);
+      if (err != cudaSuccess) {
+        free (s);
+        return err;
+      }
+      base = (uint8_t *) s->mem;
+      s->bytes = off;
+    }
+  }
+  *scratch = s;
+  return cudaSuccess;
+}
+
+extern "C" void
+cfx_temporal_scratch_free (CfxTemporalScratch * scratch)
+{
+  if (!scratch)
+    return;
+  cudaFree (scratch->mem);
+  free (scratch);
+}
+
+extern "C" size_t
+cfx_temporal_scratch_bytes (const CfxTemporalScratch * scratch)
+{
+  return scratch ? scratch->bytes : 0;
+}
+
+extern "C" void
+cfx_temporal_mean_planes (const CfxTemporalScratch * s, const CfxPlane * cur,
+    int n_channels, CfxPlane * planes)
+{
+  for (int c = 0; c < n_channels && c < s->n; c++) {
+    CfxPlane p = cur[c];
+
+    p.data = s->mean[c];
+    p.pitch = s->mean_pitch[c];
+    p.step = p.bytes;
+    p.offset = 0;
+    planes[c] = p;
+  }
+}
+
+extern "C" const float *
+cfx_temporal_noise_scale_device (const CfxTemporalScratch * scratch)
+{
+  return scratch->scale;
+}
+
+/* ---- samples --------------------------------------------------------- */
+
+/* a component as the kernels read and write it */
+struct Comp
+{
+  uint8_t *data;
+  int pitch, step, bytes, shift, width, height;
+  unsigned mask;
+  float to8, from8, top;
+};
+
+static Comp
+comp_of (const CfxPlane & p)
+{
+  Comp c;
+  int depth = p.bytes == 1 ? 8 : p.depth;
+
+  c.data = p.data;
+  c.pitch = p.pitch;
+  c.step = p.step;
+  c.bytes = p.bytes;
+  c.shift = p.bytes == 1 ? 0 : p.shift;
+  c.width = p.width;
+  c.height = p.height;
+  c.mask = (1u << depth) - 1u;
+  c.to8 = ldexpf (1.f, 8 - depth);
+  c.from8 = ldexpf (1.f, depth - 8);
+  c.top = (float) c.mask;
+  return c;
+}
+
+/* the integer sample (unused bits dropped) */
+__device__ __forceinline__ int
+raw (const Comp & c, int x, int y)
+{
+  const uint8_t *p = c.data + (size_t) y * c.pitch + (size_t) x * c.step;
+
+  if (c.bytes == 1)
+    return __ldg (p);
+  return (int) ((__ldg ((const uint16_t *) p) >> c.shift) & c.mask);
+}
+
+/* in 8-bit units, mirrored coordinates */
+__device__ __forceinline__ float
+sample8 (const Comp & c, int x, int y)
+{
+  return (float) raw (c, mirror (x, c.width), mirror (y, c.height)) * c.to8;
+}
+
+/* a value in 8-bit units, rounded to the component's grid and clipped */
+__device__ __forceinline__ void
+store8 (uint8_t * row, int x, int bytes, int shift, float from8, float top,
+    float v8)
+{
+  float v = floorf (__fadd_rn (__fmul_rn (v8, from8), 0.5f));
+
+  v = fminf (fmaxf (v, 0.f), top);
+  if (bytes == 1)
+    row[x] = (uint8_t) v;
+  else
+    ((uint16_t *) row)[x] = (uint16_t) ((unsigned) v << shift);
+}
+
+/* ---- search images --------------------------------------------------- */
+
+__global__ void
+search_level0 (const Comp luma, int *out)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+  if (x >= luma.width || y >= luma.height)
+    return;
+  int sum = 0;
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++)
+      sum += raw (luma, mirror (x + dx, luma.width), mirror (y + dy,
+              luma.height));
+  out[(size_t) y * luma.width + x] = sum;
+}
+
+__device__ __forceinline__ int
+iat (const int *im, int w, int h, int x, int y)
+{
+  return __ldg (&im[(size_t) mirror (y, h) * w + mirror (x, w)]);
+}
+
+__global__ void
+search_down (const int *in, int w, int h, int *out, int ow, int oh)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+  if (x >= ow || y >= oh)
+    return;
+  out[(size_t) y * ow + x] = iat (in, w, h, 2 * x, 2 * y) +
+      iat (in, w, h, 2 * x + 1, 2 * y) + iat (in, w, h, 2 * x, 2 * y + 1) +
+      iat (in, w, h, 2 * x + 1, 2 * y + 1);
+}
+
+extern "C" cudaError_t
+cfx_temporal_prepare (CfxTemporalScratch * s, int slot, const CfxPlane * luma,
+    cudaStream_t stream)
+{
+  dim3 block (32, 8);
+  cudaError_t err;
+
+  if (!s || !luma || slot < 0 || slot >= CFX_TEMPORAL_SLOTS
+      || luma->width != s->width[0] || luma->height != s->height[0])
+    return cudaErrorInvalidValue;
+  err = cfx_launch (search_level0, dim3 ((s->lw[0] + 31) / 32,
+          (s->lh[0] + 7) / 8), block, 0, stream, comp_of (*luma),
+      s->search[slot][0]);
+  for (int l = 1; l < LEVELS && err == cudaSuccess; l++)
+    err = cfx_launch (search_down, dim3 ((s->lw[l] + 31) / 32,
+            (s->lh[l] + 7) / 8), block, 0, stream,
+        (const int *) s->search[slot][l - 1], s->lw[l - 1], s->lh[l - 1],
+        s->search[slot][l], s->lw[l], s->lh[l]);
+  return err;
+}
+
+/* ---- block matching -------------------------------------------------- */
+
+struct MatchArgs
+{
+  const int *cur;
+  const int *ref[MAXN];
+  const int2 *parent[MAXN];     /* NULL: full search (the coarsest level) */
+  int2 *out[MAXN];
+  float2 *sub[MAXN];            /* level 0: sub-pixel vectors */
+  int w, h, bw, bh, pbw, pbh;
+  int unit;                     /* bias per sample and vector unit */
+};
+
+/* SAD of block (bx, by) against the reference displaced by (vx, vy), plus
+ * the bias; n: samples in the block */
+__device__ int
+block_cost (const MatchArgs & a, const int *ref, int bx, int by, int vx,
+    int vy)
+{
+  int x0 = bx * BLK, y0 = by * BLK;
+  int x1 = min (x0 + BLK, a.w), y1 = min (y0 + BLK, a.h);
+  int sad = 0;
+
+  for (int y = y0; y < y1; y++) {
+    const int *c = a.cur + (size_t) y * a.w;
+    int ry = mirror (y + vy, a.h);
+    const int *r = ref + (size_t) ry * a.w;
+
+    if (x0 + vx >= 0 && x1 + vx <= a.w) {
+      for (int x = x0; x < x1; x++)
+        sad += abs (__ldg (&c[x]) - __ldg (&r[x + vx]));
+    } else {
+      for (int x = x0; x < x1; x++)
+        sad += abs (__ldg (&c[x]) - __ldg (&r[mirror (x + vx, a.w)]));
+    }
+  }
+  return sad + LAMBDA * a.unit * (x1 - x0) * (y1 - y0) * (abs (vx) +
+      abs (vy));
+}
+
+__device__ __forceinline__ float
+parabola (int cm, int c0, int cp)
+{
+  int den = cm - 2 * c0 + cp;
+
+  if (den <= 0)
+    return 0.f;
+  return fminf (fmaxf (__fdiv_rn (0.5f * (float) (cm - cp), (float) den),
+          -0.5f), 0.5f);
+}
+
+__global__ void
+match (const __grid_constant__ MatchArgs a)
+{
+  int b = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
+
+  if (b >= a.bw * a.bh)
+    return;
+  const int *ref = a.ref[k];
+  const int2 *parent = a.parent[k];
+  int bx = b % a.bw, by = b / a.bw;
+  int2 best = make_int2 (0, 0);
+  int cost = block_cost (a, ref, bx, by, 0, 0);
+
+  if (!parent) {
+    for (int dy = -SEARCH2; dy <= SEARCH2; dy++)
+      for (int dx = -SEARCH2; dx <= SEARCH2; dx++) {
+        int c = block_cost (a, ref, bx, by, dx, dy);
+        if (c < cost) {
+          cost = c;
+          best = make_int2 (dx, dy);
+        }
+      }
+  } else {
+    const int nx[5] = { 0, -1, 1, 0, 0 }, ny[5] = { 0, 0, 0, -1, 1 };
+    for (int i = 0; i < 5; i++) {
+      int px = min (max (bx / 2 + nx[i], 0), a.pbw - 1);
+      int py = min (max (by / 2 + ny[i], 0), a.pbh - 1);
+      int2 p = parent[py * a.pbw + px];
+      int2 cand = make_int2 (2 * p.x, 2 * p.y);
+      int c = block_cost (a, ref, bx, by, cand.x, cand.y);
+      if (c < cost) {
+        cost = c;
+        best = cand;
+      }
+    }
+  }
+  for (int step = 0; step < MAX_REFINE; step++) {
+    const int dx[4] = { -1, 1, 0, 0 }, dy[4] = { 0, 0, -1, 1 };
+    int2 from = best;
+    for (int i = 0; i < 4; i++) {
+      int c = block_cost (a, ref, bx, by, from.x + dx[i], from.y + dy[i]);
+      if (c < cost) {
+        cost = c;
+        best = make_int2 (from.x + dx[i], from.y + dy[i]);
+      }
+    }
+    if (best.x == from.x && best.y == from.y)
+      break;
+  }
+  a.out[k][b] = best;
+  if (a.sub[k]) {
+    /* cost is the cost at best: the parabola through its neighbours */
+    float sx = (float) best.x + parabola (block_cost (a, ref, bx, by,
+            best.x - 1, best.y), cost, block_cost (a, ref, bx, by,
+            best.x + 1, best.y));
+    float sy = (float) best.y + parabola (block_cost (a, ref, bx, by,
+            best.x, best.y - 1), cost, block_cost (a, ref, bx, by, best.x,
+            best.y + 1));
+    a.sub[k][b] = make_float2 (sx, sy);
+  }
+}
+
+/* ---- warp ------------------------------------------------------------ */
+
+/* Catmull-Rom weights for fraction f, the reference's operations */
+__device__ __forceinline__ void
+catmull_rom (float f, float w[4])
+{
+  float f2 = __fmul_rn (f, f), f3 = __fmul_rn (f2, f);
+
+  w[0] = __fmul_rn (0.5f, __fsub_rn (__fadd_rn (-f3, __fmul_rn (2.0f, f2)),
+          f));
+  w[1] = __fmul_rn (0.5f, __fadd_rn (__fsub_rn (__fmul_rn (3.0f, f3),
+              __fmul_rn (5.0f, f2)), 2.0f));
+  w[2] = __fmul_rn (0.5f, __fadd_rn (__fadd_rn (__fmul_rn (-3.0f, f3),
+              __fmul_rn (4.0f, f2)), f));
+  w[3] = __fmul_rn (0.5f, __fsub_rn (f3, f2));
+}
+
+/* Catmull-Rom sample of @c at (x, y), 8-bit units, mirrored borders */
+__device__ float
+bicubic (const Comp & c, float x, float y)
+{
+  float fx = floorf (x), fy = floorf (y), wx[4], wy[4], sum = 0.f;
+  int ix = (int) fx, iy = (int) fy;
+
+  catmull_rom (__fsub_rn (x, fx), wx);
+  catmull_rom (__fsub_rn (y, fy), wy);
+  for (int j = 0; j < 4; j++) {
+    float row = 0.f;
+    int yy = mirror (iy - 1 + j, c.height);
+    for (int i = 0; i < 4; i++)
+      row = __fadd_rn (row, __fmul_rn (wx[i], (float) raw (c, mirror (ix -
+                      1 + i, c.width), yy) * c.to8));
+    sum = __fadd_rn (sum, __fmul_rn (wy[j], row));
+  }
+  return sum;
+}
+
+/* the warped neighbour's luma at (x, y), from its block's vector */
+__device__ __forceinline__ float
+warp_luma (const Comp & nb, const float2 * vec, int bw, int x, int y)
+{
+  float2 v = vec[(y / BLK) * bw + x / BLK];
+
+  return bicubic (nb, __fadd_rn ((float) x, v.x), __fadd_rn ((float) y, v.y));
+}
+
+struct WarpArgs
+{
+  Comp cur;
+  Comp nb[MAXN];
+  const float2 *vec[MAXN];
+  double *sse;
+  int bw;
+};
+
+__device__ __forceinline__ double
+block_sum (double v)
+{
+  __shared__ double s_part[32];
+  int lane = (threadIdx.y * blockDim.x + threadIdx.x) & 31;
+  int wid = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
+  int nw = (blockDim.x * blockDim.y + 31) >> 5;
+
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_xor_sync (0xffffffffu, v, o);
+  if (lane == 0)
+    s_part[wid] = v;
+  __syncthreads ();
+  v = 0.0;
+  if (wid == 0) {
+    v = lane < nw ? s_part[lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_xor_sync (0xffffffffu, v, o);
+  }
+  return v;                     /* in thread 0 */
+}
+
+/* sum over the frame of (warped neighbour - current)^2, per neighbour */
+__global__ void __launch_bounds__ (256)
+warp_error (const __grid_constant__ WarpArgs a)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
+  double e = 0.0;
+
+  if (x < a.cur.width && y < a.cur.height) {
+    float d = __fsub_rn (warp_luma (a.nb[k], a.vec[k], a.bw, x, y),
+        (float) raw (a.cur, x, y) * a.cur.to8);
+    e = (double) __fmul_rn (d, d);
+  }
+  e = block_sum (e);
+  if (threadIdx.x == 0 && threadIdx.y == 0)
+    atomicAdd (&a.sse[k], e);
+}
+
+/* ---- the mean -------------------------------------------------------- */
+
+/* Which neighbours count: outward on each side, up to the first that is
+ * another shot (k < n_past: past k + 1; then the future ones) */
+__device__ __forceinline__ unsigned
+kept_neighbours (const double *sse, int n_past, int n_future, float noise2,
+    double npix)
+{
+  unsigned kept = 0;
+
+  if (!(noise2 > 0.f))
+    return 0;
+  for (int k = 0; k < n_past; k++) {
+    if (sse[k] / npix > CUT_RATIO * noise2)
+      break;
+    kept |= 1u << k;
+  }
+  for (int k = 0; k < n_future; k++) {
+    if (sse[n_past + k] / npix > CUT_RATIO * noise2)
+      break;
+    kept |= 1u << (n_past + k);
+  }
+  return kept;
+}
+
+struct MeanArgs
+{
+  Comp cur;
+  Comp nb[MAXN];
+  const float2 *vec[MAXN];
+  uint8_t *weight[MAXN];        /* NULL: no chroma */
+  const double *sse;
+  double *var;
+  uint8_t *mean;
+  int mean_pitch;
+  int n_past, n_future, bw;
+  int sx, sy, cw, ch;           /* chroma subsampling (shifts) and size */
+  float noise2;
+};
+
+__global__ void __launch_bounds__ (TX * TY)
+luma_mean (const __grid_constant__ MeanArgs a)
+{
+  __shared__ float s_cur[HY][HX], s_warp[HY][HX];
+  const int tid = threadIdx.y * TX + threadIdx.x;
+  const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
+  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
+  const bool inside = x < a.cur.width && y < a.cur.height;
+  const int n = a.n_past + a.n_future;
+  unsigned kept = kept_neighbours (a.sse, a.n_past, a.n_future, a.noise2,
+      (double) a.cur.width * a.cur.height);
+  float acc = 0.f, wsum = 0.f, w2sum = 0.f;
+
+  for (int i = tid; i < HX * HY; i += TX * TY) {
+    int hx = i % HX, hy = i / HX;
+    s_cur[hy][hx] = sample8 (a.cur, x0 + hx - 1, y0 + hy - 1);
+  }
+  __syncthreads ();
+  if (inside)
+    acc = s_cur[threadIdx.y + 1][threadIdx.x + 1];
+
+  for (int k = 0; k < n; k++) {
+    if (!(kept >> k & 1u))
+      continue;                 /* the same for the whole block */
+    for (int i = tid; i < HX * HY; i += TX * TY) {
+      int hx = i % HX, hy = i / HX;
+      /* the reference's window reads the warped image at mirrored
+       * coordinates: the sample there, with its own block's vector */
+      int mx = mirror (x0 + hx - 1, a.cur.width);
+      int my = mirror (y0 + hy - 1, a.cur.height);
+      s_warp[hy][hx] = warp_luma (a.nb[k], a.vec[k], a.bw, mx, my);
+    }
+    __syncthreads ();
+    if (inside) {
+      float e = 0.f, r, wt;
+      for (int dy = 0; dy < 3; dy++)
+        for (int dx = 0; dx < 3; dx++) {
+          float d = __fsub_rn (s_warp[threadIdx.y + dy][threadIdx.x + dx],
+              s_cur[threadIdx.y + dy][threadIdx.x + dx]);
+          e = __fadd_rn (e, __fmul_rn (d, d));
+        }
+      r = __fdiv_rn (__fdiv_rn (e, 9.0f), a.noise2);
+      wt = r <= 1.5f ? 1.0f : r >= 4.0f ? 0.0f : __fdiv_rn (__fsub_rn (4.0f,
+              r), 2.5f);
+      acc = __fadd_rn (acc, __fmul_rn (wt, s_warp[threadIdx.y +
+                  1][threadIdx.x + 1]));
+      wsum = __fadd_rn (wsum, wt);
+      w2sum = __fadd_rn (w2sum, __fmul_rn (wt, wt));
+      if (a.weight[k] && !(x & ((1 << a.sx) - 1))
+          && !(y & ((1 << a.sy) - 1)) && (x >> a.sx) < a.cw
+          && (y >> a.sy) < a.ch)
+        a.weight[k][(size_t) (y >> a.sy) * a.cw + (x >> a.sx)] =
+            (uint8_t) __float2int_rn (wt * 255.f);
+    }
+    __syncthreads ();
+  }
+
+  double v = 0.0;
+  if (inside) {
+    float norm = __fadd_rn (1.0f, wsum);
+    store8 (a.mean + (size_t) y * a.mean_pitch, x, a.cur.bytes, a.cur.shift,
+        a.cur.from8, a.cur.top, __fdiv_rn (acc, norm));
+    v = (double) __fdiv_rn (__fadd_rn (1.0f, w2sum), __fmul_rn (norm, norm));
+  }
+  v = block_sum (v);
+  if (tid == 0)
+    atomicAdd (a.var, v);
+}
+
+struct ChromaArgs
+{
+  Comp cur[2];
+  Comp nb[MAXN][2];
+  const float2 *vec[MAXN];
+  const uint8_t *weight[MAXN];
+  const double *sse;
+  uint8_t *mean[2];
+  int mean_pitch[2];
+  int n_past, n_future, bw, luma_w, luma_h, sx, sy;
+  float noise2;
+};
+
+/* chroma follows luma: the vector of the co-sited luma sample's block,
+ * scaled by the subsampling, and that sample's weight */
+__global__ void __launch_bounds__ (256)
+chroma_mean (const __grid_constant__ ChromaArgs a)
+{
+  const int c = blockIdx.z;
+  const Comp & cur = a.cur[c];
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+
+  if (x >= cur.width || y >= cur.height)
+    return;
+  unsigned kept = kept_neighbours (a.sse, a.n_past, a.n_future, a.noise2,
+      (double) a.luma_w * a.luma_h);
+  const int lx = min (x << a.sx, a.luma_w - 1), ly = min (y << a.sy,
+      a.luma_h - 1);
+  const float fx = 1.f / (float) (1 << a.sx), fy = 1.f / (float) (1 << a.sy);
+  float acc = (float) raw (cur, x, y) * cur.to8, wsum = 0.f;
+
+  for (int k = 0; k < a.n_past + a.n_future; k++) {
+    if (!(kept >> k & 1u))
+      continue;
+    float2 v = a.vec[k][(ly / BLK) * a.bw + lx / BLK];
+    float wt = (float) a.weight[k][(size_t) y * cur.width + x] *
+        (1.f / 255.f);
+    if (wt > 0.f) {
+      acc += wt * bicubic (a.nb[k][c], (float) x + v.x * fx,
+          (float) y + v.y * fy);
+      wsum += wt;
+    }
+  }
+  store8 (a.mean[c] + (size_t) y * a.mean_pitch[c], x, cur.bytes, cur.shift,
+      cur.from8, cur.top, acc / (1.f + wsum));
+}
+
+__global__ void
+noise_scale (const double *var, double npix, float *scale)
+{
+  *scale = sqrtf ((float) (*var / npix));
+}
+
+/* ---- launch ---------------------------------------------------------- */
+
+static bool
+comp_ok (const CfxPlane & p, int w, int h)
+{
+  bool words = p.bytes == 2 && p.depth >= 9 && p.depth <= 16
+      && p.shift >= 0 && p.shift <= 16 - p.depth;
+
+  return p.width == w && p.height == h && (p.bytes == 1 || words)
+      && p.step >= p.bytes && p.data != NULL;
+}
+
+extern "C" cudaError_t
+cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
+    const CfxTemporalParams * p, CfxTemporalScratch * s, cudaStream_t stream)
+{
+  const CfxTemporalNeighbour *nbs[MAXN];
+  cudaError_t err;
+  int n = 0, c, k, l;
+
+  if (!s || !cur || !p || n_channels != s->n || cur_slot < 0
+      || cur_slot >= CFX_TEMPORAL_SLOTS || p->n_past < 0
+      || p->n_future < 0 || p->n_past > s->radius
+      || p->n_future > s->radius)
+    return cudaErrorInvalidValue;
+  for (k = 0; k < p->n_past; k++)
+    nbs[n++] = &p->past[k];
+  for (k = 0; k < p->n_future; k++)
+    nbs[n++] = &p->future[k];
+  for (c = 0; c < n_channels; c++) {
+    if (!comp_ok (cur[c], s->width[c], s->height[c]))
+      return cudaErrorInvalidValue;
+    for (k = 0; k < n; k++)
+      if (!nbs[k]->frame || nbs[k]->slot < 0
+          || nbs[k]->slot >= CFX_TEMPORAL_SLOTS
+          || !comp_ok (nbs[k]->frame[c], s->width[c], s->height[c])
+          || nbs[k]->frame[c].bytes != cur[c].bytes
+          || nbs[k]->frame[c].depth != cur[c].depth)
+        return cudaErrorInvalidValue;
+  }
+
+  err = cudaMemsetAsync (s->sse, 0, (MAXN + 1) * sizeof (double), stream);
+  if (err != cudaSuccess)
+    return err;
+
+  Comp luma = comp_of (cur[0]);
+  const float noise2 = 2.0f * p->sigma * p->sigma;
+
+  if (n > 0 && p->sigma > 0.f) {
+    /* motion, coarse to fine */
+    for (l = LEVELS - 1; l >= 0; l--) {
+      MatchArgs m;
+
+      memset (&m, 0, sizeof (m));
+      m.cur = s->search[cur_slot][l];
+      for (k = 0; k < n; k++) {
+        m.ref[k] = s->search[nbs[k]->slot][l];
+        m.parent[k] = l < LEVELS - 1 ? s->ivec[k][l + 1] : NULL;
+        m.out[k] = s->ivec[k][l];
+        m.sub[k] = l == 0 ? s->vec[k] : NULL;
+      }
+      m.w = s->lw[l];
+      m.h = s->lh[l];
+      m.bw = s->bw[l];
+      m.bh = s->bh[l];
+      m.pbw = l < LEVELS - 1 ? s->bw[l + 1] : 0;
+      m.pbh = l < LEVELS - 1 ? s->bh[l + 1] : 0;
+      m.unit = (9 << (2 * l)) << (luma.bytes == 1 ? 0 : cur[0].depth - 8);
+      err = cfx_launch (match, dim3 ((m.bw * m.bh + 63) / 64, n), dim3 (64),
+          0, stream, m);
+      if (err != cudaSuccess)
+        return err;
+    }
+
+    WarpArgs wa;
+    memset (&wa, 0, sizeof (wa));
+    wa.cur = luma;
+    for (k = 0; k < n; k++) {
+      wa.nb[k] = comp_of (nbs[k]->frame[0]);
+      wa.vec[k] = s->vec[k];
+    }
+    wa.sse = s->sse;
+    wa.bw = s->bw[0];
+    err = cfx_launch (warp_error, dim3 ((luma.width + 31) / 32,
+            (luma.height + 7) / 8, n), dim3 (32, 8), 0, stream, wa);
+    if (err != cudaSuccess)
+      return err;
+  }
+
+  MeanArgs ma;
+  memset (&ma, 0, sizeof (ma));
+  ma.cur = luma;
+  for (k = 0; k < n; k++) {
+    ma.nb[k] = comp_of (nbs[k]->frame[0]);
+    ma.vec[k] = s->vec[k];
+    ma.weight[k] = n_channels > 1 ? s->weight[k] : NULL;
+  }
+  ma.sse = s->sse;
+  ma.var = s->var;
+  ma.mean = s->mean[0];
+  ma.mean_pitch = s->mean_pitch[0];
+  ma.n_past = p->sigma > 0.f ? p->n_past : 0;
+  ma.n_future = p->sigma > 0.f ? p->n_future : 0;
+  ma.bw = s->bw[0];
+  if (n_channels > 1) {
+    ma.sx = s->cw < s->width[0] ? 1 : 0;
+    ma.sy = s->ch < s->height[0] ? 1 : 0;
+    ma.cw = s->cw;
+    ma.ch = s->ch;
+  }
+  ma.noise2 = noise2;
+  err = cfx_launch (luma_mean, dim3 ((luma.width + TX - 1) / TX,
+          (luma.height + TY - 1) / TY), dim3 (TX, TY), 0, stream, ma);
+  if (err != cudaSuccess)
+    return err;
+
+  if (n_channels > 1 && s->cw > 0 && s->ch > 0) {
+    ChromaArgs ca;
+    memset (&ca, 0, sizeof (ca));
+    for (c = 0; c < n_channels - 1; c++) {
+      ca.cur[c] = comp_of (cur[c + 1]);
+      ca.mean[c] = s->mean[c + 1];
+      ca.mean_pitch[c] = s->mean_pitch[c + 1];
+      for (k = 0; k < n; k++)
+        ca.nb[k][c] = comp_of (nbs[k]->frame[c + 1]);
+    }
+    for (k = 0; k < n; k++) {
+      ca.vec[k] = s->vec[k];
+      ca.weight[k] = s->weight[k];
+    }
+    ca.sse = s->sse;
+    ca.n_past = ma.n_past;
+    ca.n_future = ma.n_future;
+    ca.bw = s->bw[0];
+    ca.luma_w = s->width[0];
+    ca.luma_h = s->height[0];
+    ca.sx = ma.sx;
+    ca.sy = ma.sy;
+    ca.noise2 = noise2;
+    err = cfx_launch (chroma_mean, dim3 ((s->cw + 31) / 32, (s->ch + 7) / 8,
+            n_channels - 1), dim3 (32, 8), 0, stream, ca);
+    if (err != cudaSuccess)
+      return err;
+  }
+
+  return cfx_launch (noise_scale, dim3 (1), dim3 (1), 0, stream,
+      (const double *) s->var, (double) s->width[0] * s->height[0],
+      s->scale);
+}
