@@ -136,9 +136,10 @@ struct _GstCudaFxDegrain
   /* streaming thread only */
   gint radius;                  /* temporal-radius since start () */
   CfxTemporalScratch *temporal;
-  /* which frame's search image each slot holds: a buffer of the previous
-   * window (kept by the history since, so unchanged), or NULL */
+  /* which frame's search image each slot holds: a buffer and its place
+   * in the previous window (see search_slot), or NULL */
   GstBuffer *slot[SLOTS];
+  guint slot_pos[SLOTS];
   CfxDegrainScratch *scratch;
   gint n_channels;
   gint width[MAX_CH], height[MAX_CH];
@@ -498,30 +499,53 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
 
 /* ---- temporal: search images -------------------------------------- */
 
-/* The slot holding @frame's search image, made now if it has none. Slots
- * of buffers that left the window are freed first (by the caller); a
- * buffer that is still in the window is unchanged since it entered. */
-static gint
-search_slot (GstCudaFxDegrain * self, GstCudaFxFrame * frame,
-    cudaStream_t stream)
+/* The slots holding the search images of the window's real frames
+ * (positions @first .. @last), made where missing: slot_of[pos]. A slot
+ * is trusted only for the buffer that was one place further out in the
+ * previous window of the same stream: the window moves by one input per
+ * output, and a buffer the history let go may come back at once with
+ * other content (from a pool), never at the place it had. */
+static gboolean
+find_slots (GstCudaFxDegrain * self, const GstCudaFxWindow * window,
+    guint first, guint last, gint * slot_of, cudaStream_t stream)
 {
-  GstBuffer *buf = frame->video.buffer;
-  cudaError_t err;
-  gint i, free_slot = -1;
+  gboolean used[SLOTS] = { FALSE };
+  guint pos;
+  gint i;
 
-  for (i = 0; i < SLOTS; i++) {
-    if (self->slot[i] == buf)
-      return i;
-    if (!self->slot[i] && free_slot < 0)
-      free_slot = i;
+  /* a new stream: nothing from before counts */
+  if (window->n_before == 0)
+    memset (self->slot, 0, sizeof (self->slot));
+  for (pos = first; pos <= last; pos++) {
+    slot_of[pos] = -1;
+    for (i = 0; i < SLOTS && slot_of[pos] < 0; i++)
+      if (!used[i] && self->slot[i] == window->frames[pos]->video.buffer
+          && self->slot_pos[i] == pos + 1) {
+        used[i] = TRUE;
+        slot_of[pos] = i;
+      }
   }
-  g_assert (free_slot >= 0);    /* a window has fewer frames than slots */
-  err = cfx_temporal_prepare (self->temporal, free_slot, &frame->comp[0],
-      stream);
-  if (!gst_cuda_fx_check (self, err, "Making a frame's motion search image"))
-    return -1;
-  self->slot[free_slot] = buf;
-  return free_slot;
+  for (pos = first; pos <= last; pos++) {
+    GstCudaFxFrame *frame = window->frames[pos];
+    cudaError_t err;
+
+    if (slot_of[pos] >= 0)
+      continue;
+    for (i = 0; i < SLOTS && used[i]; i++);
+    g_assert (i < SLOTS);       /* a window has fewer frames than slots */
+    err = cfx_temporal_prepare (self->temporal, i, &frame->comp[0], stream);
+    if (!gst_cuda_fx_check (self, err, "Making a frame's motion search "
+            "image"))
+      return FALSE;
+    used[i] = TRUE;
+    self->slot[i] = frame->video.buffer;
+    slot_of[pos] = i;
+  }
+  for (i = 0; i < SLOTS; i++)
+    self->slot[i] = used[i] ? self->slot[i] : NULL;
+  for (pos = first; pos <= last; pos++)
+    self->slot_pos[slot_of[pos]] = pos;
+  return TRUE;
 }
 
 /* The temporal mean of @window's frame into the temporal scratch; @src
@@ -532,43 +556,27 @@ temporal_mean (GstCudaFxDegrain * self, const GstCudaFxWindow * window,
 {
   GstCudaFxFrame *cur = window->frames[window->past];
   CfxTemporalParams params = { 0 };
-  gint i, k, cur_slot;
+  gint slot_of[GST_CUDA_FX_HISTORY_MAX_WINDOW];
   cudaError_t err;
-
-  /* a new stream (its first frame): no slot can be trusted */
-  if (window->n_before == 0)
-    memset (self->slot, 0, sizeof (self->slot));
-  /* forget the buffers that left the window */
-  for (i = 0; i < SLOTS; i++) {
-    gboolean in_window = FALSE;
-
-    for (k = 0; k < (gint) (window->past + 1 + window->future); k++)
-      in_window |= self->slot[i] == window->frames[k]->video.buffer;
-    if (!in_window)
-      self->slot[i] = NULL;
-  }
+  gint k;
 
   params.n_past = MIN ((gint) window->n_before, self->radius);
   params.n_future = MIN ((gint) window->n_after, self->radius);
   params.sigma = (gfloat) sigma;
-  if ((cur_slot = search_slot (self, cur, stream)) < 0)
+  if (!find_slots (self, window, window->past - params.n_past,
+          window->past + params.n_future, slot_of, stream))
     return FALSE;
-  for (k = 0; k < params.n_past; k++) {
-    GstCudaFxFrame *f = window->frames[window->past - 1 - k];
-
-    params.past[k].frame = f->comp;
-    if ((params.past[k].slot = search_slot (self, f, stream)) < 0)
-      return FALSE;
+  for (k = 1; k <= params.n_past; k++) {
+    params.past[k - 1].frame = window->frames[window->past - k]->comp;
+    params.past[k - 1].slot = slot_of[window->past - k];
   }
-  for (k = 0; k < params.n_future; k++) {
-    GstCudaFxFrame *f = window->frames[window->past + 1 + k];
-
-    params.future[k].frame = f->comp;
-    if ((params.future[k].slot = search_slot (self, f, stream)) < 0)
-      return FALSE;
+  for (k = 1; k <= params.n_future; k++) {
+    params.future[k - 1].frame = window->frames[window->past + k]->comp;
+    params.future[k - 1].slot = slot_of[window->past + k];
   }
-  err = cfx_temporal_mean (cur->comp, cur_slot, self->n_channels, &params,
-      self->temporal, stream);
+
+  err = cfx_temporal_mean (cur->comp, slot_of[window->past],
+      self->n_channels, &params, self->temporal, stream);
   if (!gst_cuda_fx_check (self, err, "Averaging a %dx%d frame with its "
           "%d + %d neighbours", GST_VIDEO_FRAME_WIDTH (&cur->video),
           GST_VIDEO_FRAME_HEIGHT (&cur->video), params.n_past,
@@ -693,6 +701,7 @@ gst_cuda_fx_degrain_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (self);
   self->radius = self->temporal_radius;
   GST_OBJECT_UNLOCK (self);
+  memset (self->slot, 0, sizeof (self->slot));
   gst_cuda_fx_filter_set_window (GST_CUDA_FX_FILTER (trans), self->radius,
       self->radius);
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_degrain_parent_class)->start
@@ -717,6 +726,22 @@ gst_cuda_fx_degrain_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (object);
+
+  /* the window, the latency and the pool are the radius's until the
+   * element stops (a restart on another device keeps them too) */
+  if (prop_id == PROP_TEMPORAL_RADIUS
+      && gst_cuda_fx_filter_is_running (GST_CUDA_FX_FILTER (self))) {
+    gint wanted = g_value_get_int (value), current;
+
+    GST_OBJECT_LOCK (self);
+    current = self->temporal_radius;
+    GST_OBJECT_UNLOCK (self);
+    if (wanted != current)
+      GST_ELEMENT_WARNING (self, CORE, STATE_CHANGE,
+          ("'temporal-radius' can only change in the NULL or READY state: "
+              "ignored"), ("wanted %d, keeping %d", wanted, current));
+    return;
+  }
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {

@@ -1169,6 +1169,26 @@ gst_cuda_fx_filter_init (GstCudaFxFilter * filter)
 }
 
 /**
+ * gst_cuda_fx_filter_is_running:
+ * @filter: a filter
+ *
+ * Returns: whether the element is started (from start () to stop (), and
+ * through a restart on another device): properties that only change in
+ * NULL or READY must be refused.
+ */
+gboolean
+gst_cuda_fx_filter_is_running (GstCudaFxFilter * filter)
+{
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+  gboolean running;
+
+  GST_OBJECT_LOCK (filter);
+  running = priv->started || priv->restarting;
+  GST_OBJECT_UNLOCK (filter);
+  return running;
+}
+
+/**
  * gst_cuda_fx_filter_set_window:
  * @filter: a temporal filter
  * @past: frames before the one processed

@@ -80,6 +80,10 @@ const GstVideoInfo *gst_cuda_fx_filter_get_in_info (GstCudaFxFilter * filter);
 const GstVideoInfo *gst_cuda_fx_filter_get_out_info (GstCudaFxFilter *
     filter);
 
+/* Whether the element is started (NULL/READY-only properties refuse
+ * changes then) */
+gboolean gst_cuda_fx_filter_is_running (GstCudaFxFilter * filter);
+
 /* Temporal filters whose window is a property: this element's window
  * instead of the class's (before it starts) */
 void gst_cuda_fx_filter_set_window (GstCudaFxFilter * filter, guint past,

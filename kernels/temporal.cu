@@ -65,6 +65,8 @@ struct _CfxTemporalScratch
   int bw[LEVELS], bh[LEVELS];
   int2 *ivec[MAXN][LEVELS];
   float2 *vec[MAXN];
+  /* per neighbour: its luma warped onto the current frame */
+  float *warped[MAXN];
   /* per neighbour: weights at chroma resolution, x 255 */
   uint8_t *weight[MAXN];
   int cw, ch;
@@ -73,6 +75,11 @@ struct _CfxTemporalScratch
   int mean_pitch[MAXC];
   double *sse;                  /* MAXN sums of squared warp errors */
   double *var;                  /* sum of the mean's relative variance */
+  /* per luma tile: the partial sums of sse (MAXN rows) and var, summed
+   * in a fixed order by sum_parts (no atomics: one address taking an
+   * atomic from every tile serialises them) */
+  double *part;
+  int tiles;
   float *scale;
   void *mem;
   size_t bytes;
@@ -133,15 +140,17 @@ cfx_temporal_scratch_new (CfxTemporalScratch ** scratch, int n_channels,
       for (l = 0; l < LEVELS; l++)
         TAKE (s->ivec[k][l], int2, (size_t) s->bw[l] * s->bh[l]);
       TAKE (s->vec[k], float2, (size_t) s->bw[0] * s->bh[0]);
+      TAKE (s->warped[k], float, (size_t) widths[0] * heights[0]);
       if (n_channels > 1)
         TAKE (s->weight[k], uint8_t, (size_t) s->cw * s->ch);
     }
     for (c = 0; c < n_channels; c++)
       TAKE (s->mean[c], uint8_t, (size_t) s->mean_pitch[c] * heights[c]);
-    /* the warp errors and the variance: zeroed by one memset */
     TAKE (s->sse, double, MAXN + 1);
     if (pass)
       s->var = s->sse + MAXN;
+    s->tiles = ((widths[0] + TX - 1) / TX) * ((heights[0] + TY - 1) / TY);
+    TAKE (s->part, double, (size_t) (MAXN + 1) * s->tiles);
     TAKE (s->scale, float, 1);
 #undef TAKE
     if (!pass) {
@@ -328,31 +337,40 @@ struct MatchArgs
   int unit;                     /* bias per sample and vector unit */
 };
 
-/* SAD of block (bx, by) against the reference displaced by (vx, vy), plus
- * the bias; n: samples in the block */
-__device__ int
-block_cost (const MatchArgs & a, const int *ref, int bx, int by, int vx,
-    int vy)
+/* Eight lanes search one block: lane i holds column i of the block's 8
+ * rows of the current image and sums its column's absolute differences;
+ * three shuffles among the group's lanes give the block's SAD in each.
+ * Costs are integers, so this order gives the reference's costs. Groups
+ * go their own ways (their shuffles name only their own lanes). */
+#define MATCH_THREADS 256
+
+struct BlockCtx
 {
-  int x0 = bx * BLK, y0 = by * BLK;
-  int x1 = min (x0 + BLK, a.w), y1 = min (y0 + BLK, a.h);
+  unsigned mask;                /* the group's lanes */
+  const int *ref;
+  int col;                      /* this lane's column, x */
+  bool col_ok;
+  int y0, rows, n;              /* first row, rows and samples in the block */
+  int cur[BLK];
+};
+
+__device__ __forceinline__ int
+block_cost (const MatchArgs & a, const BlockCtx & b, int vx, int vy)
+{
   int sad = 0;
 
-  for (int y = y0; y < y1; y++) {
-    const int *c = a.cur + (size_t) y * a.w;
-    int ry = mirror (y + vy, a.h);
-    const int *r = ref + (size_t) ry * a.w;
-
-    if (x0 + vx >= 0 && x1 + vx <= a.w) {
-      for (int x = x0; x < x1; x++)
-        sad += abs (__ldg (&c[x]) - __ldg (&r[x + vx]));
-    } else {
-      for (int x = x0; x < x1; x++)
-        sad += abs (__ldg (&c[x]) - __ldg (&r[mirror (x + vx, a.w)]));
-    }
+  if (b.col_ok) {
+    int rx = mirror (b.col + vx, a.w);
+#pragma unroll
+    for (int r = 0; r < BLK; r++)
+      if (r < b.rows)
+        sad += abs (b.cur[r] - __ldg (&b.ref[(size_t) mirror (b.y0 + r + vy,
+                        a.h) * a.w + rx]));
   }
-  return sad + LAMBDA * a.unit * (x1 - x0) * (y1 - y0) * (abs (vx) +
-      abs (vy));
+  sad += __shfl_xor_sync (b.mask, sad, 1);
+  sad += __shfl_xor_sync (b.mask, sad, 2);
+  sad += __shfl_xor_sync (b.mask, sad, 4);
+  return sad + LAMBDA * a.unit * b.n * (abs (vx) + abs (vy));
 }
 
 __device__ __forceinline__ float
@@ -366,23 +384,37 @@ parabola (int cm, int c0, int cp)
           -0.5f), 0.5f);
 }
 
-__global__ void
+__global__ void __launch_bounds__ (MATCH_THREADS)
 match (const __grid_constant__ MatchArgs a)
 {
-  int b = blockIdx.x * blockDim.x + threadIdx.x, k = blockIdx.y;
-
-  if (b >= a.bw * a.bh)
-    return;
-  const int *ref = a.ref[k];
+  const int lane = threadIdx.x & (BLK - 1), k = blockIdx.y;
+  const int blk = blockIdx.x * (MATCH_THREADS / BLK) + threadIdx.x / BLK;
+  const bool valid = blk < a.bw * a.bh;
+  const int bx = blk % a.bw, by = blk / a.bw;
   const int2 *parent = a.parent[k];
-  int bx = b % a.bw, by = b / a.bw;
+  BlockCtx b;
+
+  if (!valid)
+    return;                     /* the whole group */
+  b.mask = 0xFFu << (threadIdx.x & 24);
+  b.ref = a.ref[k];
+  b.col = bx * BLK + lane;
+  b.col_ok = b.col < a.w;
+  b.y0 = by * BLK;
+  b.rows = min (BLK, a.h - b.y0);
+  b.n = min (BLK, a.w - bx * BLK) * b.rows;
+#pragma unroll
+  for (int r = 0; r < BLK; r++)
+    b.cur[r] = b.col_ok && r < b.rows ?
+        __ldg (&a.cur[(size_t) (b.y0 + r) * a.w + b.col]) : 0;
+
   int2 best = make_int2 (0, 0);
-  int cost = block_cost (a, ref, bx, by, 0, 0);
+  int cost = block_cost (a, b, 0, 0);
 
   if (!parent) {
     for (int dy = -SEARCH2; dy <= SEARCH2; dy++)
       for (int dx = -SEARCH2; dx <= SEARCH2; dx++) {
-        int c = block_cost (a, ref, bx, by, dx, dy);
+        int c = block_cost (a, b, dx, dy);
         if (c < cost) {
           cost = c;
           best = make_int2 (dx, dy);
@@ -390,23 +422,26 @@ match (const __grid_constant__ MatchArgs a)
       }
   } else {
     const int nx[5] = { 0, -1, 1, 0, 0 }, ny[5] = { 0, 0, 0, -1, 1 };
+#pragma unroll
     for (int i = 0; i < 5; i++) {
       int px = min (max (bx / 2 + nx[i], 0), a.pbw - 1);
       int py = min (max (by / 2 + ny[i], 0), a.pbh - 1);
       int2 p = parent[py * a.pbw + px];
       int2 cand = make_int2 (2 * p.x, 2 * p.y);
-      int c = block_cost (a, ref, bx, by, cand.x, cand.y);
+      int c = block_cost (a, b, cand.x, cand.y);
       if (c < cost) {
         cost = c;
         best = cand;
       }
     }
   }
+  /* +-1 steps while they improve */
   for (int step = 0; step < MAX_REFINE; step++) {
     const int dx[4] = { -1, 1, 0, 0 }, dy[4] = { 0, 0, -1, 1 };
     int2 from = best;
+#pragma unroll
     for (int i = 0; i < 4; i++) {
-      int c = block_cost (a, ref, bx, by, from.x + dx[i], from.y + dy[i]);
+      int c = block_cost (a, b, from.x + dx[i], from.y + dy[i]);
       if (c < cost) {
         cost = c;
         best = make_int2 (from.x + dx[i], from.y + dy[i]);
@@ -415,17 +450,18 @@ match (const __grid_constant__ MatchArgs a)
     if (best.x == from.x && best.y == from.y)
       break;
   }
-  a.out[k][b] = best;
   if (a.sub[k]) {
     /* cost is the cost at best: the parabola through its neighbours */
-    float sx = (float) best.x + parabola (block_cost (a, ref, bx, by,
-            best.x - 1, best.y), cost, block_cost (a, ref, bx, by,
-            best.x + 1, best.y));
-    float sy = (float) best.y + parabola (block_cost (a, ref, bx, by,
-            best.x, best.y - 1), cost, block_cost (a, ref, bx, by, best.x,
-            best.y + 1));
-    a.sub[k][b] = make_float2 (sx, sy);
+    int cxm = block_cost (a, b, best.x - 1, best.y);
+    int cxp = block_cost (a, b, best.x + 1, best.y);
+    int cym = block_cost (a, b, best.x, best.y - 1);
+    int cyp = block_cost (a, b, best.x, best.y + 1);
+    if (lane == 0)
+      a.sub[k][blk] = make_float2 ((float) best.x + parabola (cxm, cost,
+              cxp), (float) best.y + parabola (cym, cost, cyp));
   }
+  if (lane == 0)
+    a.out[k][blk] = best;
 }
 
 /* ---- warp ------------------------------------------------------------ */
@@ -445,22 +481,32 @@ catmull_rom (float f, float w[4])
   w[3] = __fmul_rn (0.5f, __fsub_rn (f3, f2));
 }
 
-/* Catmull-Rom sample of @c at (x, y), 8-bit units, mirrored borders */
+/* Catmull-Rom sample of @c at (x, y), 8-bit units, mirrored borders: the
+ * reference's products and sums in its order */
 __device__ float
 bicubic (const Comp & c, float x, float y)
 {
   float fx = floorf (x), fy = floorf (y), wx[4], wy[4], sum = 0.f;
-  int ix = (int) fx, iy = (int) fy;
+  int ix = (int) fx, iy = (int) fy, xo[4];
 
   catmull_rom (__fsub_rn (x, fx), wx);
   catmull_rom (__fsub_rn (y, fy), wy);
+#pragma unroll
+  for (int i = 0; i < 4; i++)
+    xo[i] = mirror (ix - 1 + i, c.width) * c.step;
+#pragma unroll
   for (int j = 0; j < 4; j++) {
-    float row = 0.f;
-    int yy = mirror (iy - 1 + j, c.height);
-    for (int i = 0; i < 4; i++)
-      row = __fadd_rn (row, __fmul_rn (wx[i], (float) raw (c, mirror (ix -
-                      1 + i, c.width), yy) * c.to8));
-    sum = __fadd_rn (sum, __fmul_rn (wy[j], row));
+    const uint8_t *row = c.data + (size_t) mirror (iy - 1 + j, c.height) *
+        c.pitch;
+    float r = 0.f;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      int v = c.bytes == 1 ? __ldg (row + xo[i]) :
+          (int) ((__ldg ((const uint16_t *) (row + xo[i])) >> c.shift) &
+          c.mask);
+      r = __fadd_rn (r, __fmul_rn (wx[i], (float) v * c.to8));
+    }
+    sum = __fadd_rn (sum, __fmul_rn (wy[j], r));
   }
   return sum;
 }
@@ -479,8 +525,9 @@ struct WarpArgs
   Comp cur;
   Comp nb[MAXN];
   const float2 *vec[MAXN];
-  double *sse;
-  int bw;
+  float *warped[MAXN];
+  double *part;                 /* MAXN rows of one partial sum per tile */
+  int bw, tiles;
 };
 
 __device__ __forceinline__ double
@@ -505,7 +552,8 @@ block_sum (double v)
   return v;                     /* in thread 0 */
 }
 
-/* sum over the frame of (warped neighbour - current)^2, per neighbour */
+/* Each neighbour's luma warped (kept for luma_mean) and the sum over the
+ * frame of (warped - current)^2 */
 __global__ void __launch_bounds__ (256)
 warp_error (const __grid_constant__ WarpArgs a)
 {
@@ -514,13 +562,15 @@ warp_error (const __grid_constant__ WarpArgs a)
   double e = 0.0;
 
   if (x < a.cur.width && y < a.cur.height) {
-    float d = __fsub_rn (warp_luma (a.nb[k], a.vec[k], a.bw, x, y),
-        (float) raw (a.cur, x, y) * a.cur.to8);
+    float w = warp_luma (a.nb[k], a.vec[k], a.bw, x, y);
+    float d = __fsub_rn (w, (float) raw (a.cur, x, y) * a.cur.to8);
+
+    a.warped[k][(size_t) y * a.cur.width + x] = w;
     e = (double) __fmul_rn (d, d);
   }
   e = block_sum (e);
   if (threadIdx.x == 0 && threadIdx.y == 0)
-    atomicAdd (&a.sse[k], e);
+    a.part[(size_t) k * a.tiles + blockIdx.y * gridDim.x + blockIdx.x] = e;
 }
 
 /* ---- the mean -------------------------------------------------------- */
@@ -551,11 +601,10 @@ kept_neighbours (const double *sse, int n_past, int n_future, float noise2,
 struct MeanArgs
 {
   Comp cur;
-  Comp nb[MAXN];
-  const float2 *vec[MAXN];
+  const float *warped[MAXN];
   uint8_t *weight[MAXN];        /* NULL: no chroma */
   const double *sse;
-  double *var;
+  double *var_part;             /* one partial sum per tile */
   uint8_t *mean;
   int mean_pitch;
   int n_past, n_future, bw;
@@ -590,10 +639,10 @@ luma_mean (const __grid_constant__ MeanArgs a)
     for (int i = tid; i < HX * HY; i += TX * TY) {
       int hx = i % HX, hy = i / HX;
       /* the reference's window reads the warped image at mirrored
-       * coordinates: the sample there, with its own block's vector */
+       * coordinates */
       int mx = mirror (x0 + hx - 1, a.cur.width);
       int my = mirror (y0 + hy - 1, a.cur.height);
-      s_warp[hy][hx] = warp_luma (a.nb[k], a.vec[k], a.bw, mx, my);
+      s_warp[hy][hx] = __ldg (&a.warped[k][(size_t) my * a.cur.width + mx]);
     }
     __syncthreads ();
     if (inside) {
@@ -629,7 +678,7 @@ luma_mean (const __grid_constant__ MeanArgs a)
   }
   v = block_sum (v);
   if (tid == 0)
-    atomicAdd (a.var, v);
+    a.var_part[blockIdx.y * gridDim.x + blockIdx.x] = v;
 }
 
 struct ChromaArgs
@@ -680,6 +729,21 @@ chroma_mean (const __grid_constant__ ChromaArgs a)
       cur.from8, cur.top, acc / (1.f + wsum));
 }
 
+/* sums[i] = the sum of the @n partial sums parts[i * n ..], in a fixed
+ * order (one block per sum) */
+__global__ void __launch_bounds__ (256)
+sum_parts (const double *parts, int n, double *sums)
+{
+  const double *p = parts + (size_t) blockIdx.x * n;
+  double v = 0.0;
+
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    v += p[i];
+  v = block_sum (v);
+  if (threadIdx.x == 0)
+    sums[blockIdx.x] = v;
+}
+
 __global__ void
 noise_scale (const double *var, double npix, float *scale)
 {
@@ -727,9 +791,6 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
         return cudaErrorInvalidValue;
   }
 
-  err = cudaMemsetAsync (s->sse, 0, (MAXN + 1) * sizeof (double), stream);
-  if (err != cudaSuccess)
-    return err;
 
   Comp luma = comp_of (cur[0]);
   const float noise2 = 2.0f * p->sigma * p->sigma;
@@ -754,8 +815,8 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       m.pbw = l < LEVELS - 1 ? s->bw[l + 1] : 0;
       m.pbh = l < LEVELS - 1 ? s->bh[l + 1] : 0;
       m.unit = (9 << (2 * l)) << (luma.bytes == 1 ? 0 : cur[0].depth - 8);
-      err = cfx_launch (match, dim3 ((m.bw * m.bh + 63) / 64, n), dim3 (64),
-          0, stream, m);
+      err = cfx_launch (match, dim3 ((m.bw * m.bh + MATCH_THREADS / BLK - 1) /
+              (MATCH_THREADS / BLK), n), dim3 (MATCH_THREADS), 0, stream, m);
       if (err != cudaSuccess)
         return err;
     }
@@ -766,11 +827,16 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     for (k = 0; k < n; k++) {
       wa.nb[k] = comp_of (nbs[k]->frame[0]);
       wa.vec[k] = s->vec[k];
+      wa.warped[k] = s->warped[k];
     }
-    wa.sse = s->sse;
+    wa.part = s->part;
     wa.bw = s->bw[0];
-    err = cfx_launch (warp_error, dim3 ((luma.width + 31) / 32,
-            (luma.height + 7) / 8, n), dim3 (32, 8), 0, stream, wa);
+    wa.tiles = s->tiles;
+    err = cfx_launch (warp_error, dim3 ((luma.width + TX - 1) / TX,
+            (luma.height + TY - 1) / TY, n), dim3 (TX, TY), 0, stream, wa);
+    if (err == cudaSuccess)
+      err = cfx_launch (sum_parts, dim3 (n), dim3 (256), 0, stream,
+          (const double *) s->part, s->tiles, s->sse);
     if (err != cudaSuccess)
       return err;
   }
@@ -779,12 +845,11 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
   memset (&ma, 0, sizeof (ma));
   ma.cur = luma;
   for (k = 0; k < n; k++) {
-    ma.nb[k] = comp_of (nbs[k]->frame[0]);
-    ma.vec[k] = s->vec[k];
+    ma.warped[k] = s->warped[k];
     ma.weight[k] = n_channels > 1 ? s->weight[k] : NULL;
   }
   ma.sse = s->sse;
-  ma.var = s->var;
+  ma.var_part = s->part + (size_t) MAXN * s->tiles;
   ma.mean = s->mean[0];
   ma.mean_pitch = s->mean_pitch[0];
   ma.n_past = p->sigma > 0.f ? p->n_past : 0;
@@ -831,6 +896,11 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       return err;
   }
 
+  err = cfx_launch (sum_parts, dim3 (1), dim3 (256), 0, stream,
+      (const double *) (s->part + (size_t) MAXN * s->tiles), s->tiles,
+      s->var);
+  if (err != cudaSuccess)
+    return err;
   return cfx_launch (noise_scale, dim3 (1), dim3 (1), 0, stream,
       (const double *) s->var, (double) s->width[0] * s->height[0],
       s->scale);

@@ -78,12 +78,13 @@ frame_layout (const DegrainKind * k, guint8 * base, CfxPlane * ch, int *n)
 
 /* Natural-ish content with sigma 10 noise, so the estimate histograms and
  * the Wiener gains see what they would on video: triangle-wave shapes plus
- * Irwin-Hall noise (12 uniforms: near Gaussian, and no libm needed) */
+ * Irwin-Hall noise (12 uniforms: near Gaussian, and no libm needed);
+ * frame @t of a pan of 3 px right and 2 px down a frame, its own noise */
 static void
-fill_frame (guint8 * host, size_t size, const DegrainKind * k)
+fill_frame_at (guint8 * host, size_t size, const DegrainKind * k, int t)
 {
   CfxPlane ch[CFX_DEGRAIN_MAX_CHANNELS];
-  guint64 s = 12345;
+  guint64 s = 12345 + 7919 * (guint64) t;
   int n, c, x, y, i;
 
   memset (host, 128, size);
@@ -97,8 +98,9 @@ fill_frame (guint8 * host, size_t size, const DegrainKind * k)
           s = s * 6364136223846793005ull + 1442695040888963407ull;
           g += (s >> 11) * (1.0 / 9007199254740992.0);
         }
-        v = 40.0 + ABS ((x % 400) - 200) * 0.5 + ABS ((y % 300) - 150) * 0.5
-            + 10.0 * g;
+        int px = x + 4000 - 3 * t, py = y + 3000 - 2 * t;
+        v = 40.0 + ABS ((px % 400) - 200) * 0.5 + ABS ((py % 300) - 150) *
+            0.5 + 10.0 * g;
         host[(size_t) y * ch[c].pitch + (size_t) (ch[c].data - host) +
             (size_t) x * ch[c].step] = v < 0 ? 0 : v > 255 ? 255 :
             (guint8) (v + 0.5);
@@ -129,7 +131,7 @@ time_degrain (const DegrainKind * k, CfxDegrainShrink shrink, int levels,
   int i, c;
 
   d->sets = bench_sets_for (2 * size);
-  fill_frame (host, size, k);
+  fill_frame_at (host, size, k, 0);
   d->samples = 0;
   for (c = 0; c < d->n; c++) {
     widths[c] = ch[c].width;
@@ -164,6 +166,148 @@ time_degrain (const DegrainKind * k, CfxDegrainShrink shrink, int levels,
   g_free (host);
   g_free (d);
   return t;
+}
+
+/* ---- temporal-radius ------------------------------------------------ */
+
+#define MAX_WIN (2 * CFX_TEMPORAL_MAX_RADIUS + 1)
+
+typedef struct
+{
+  int n, radius, part;          /* part: 0 all, 1 temporal only */
+  CfxPlane frame[MAX_WIN][CFX_DEGRAIN_MAX_CHANNELS];
+  CfxPlane dst[CFX_DEGRAIN_MAX_CHANNELS];
+  guint8 *mem[MAX_WIN], *out;
+  CfxDegrainParams p;
+  CfxDegrainScratch *scratch;
+  CfxTemporalScratch *temporal;
+} TemporalData;
+
+/* One output as cudadegrain makes it in a steady stream: the search image
+ * of the frame that entered, the temporal mean of the middle frame of
+ * the window, the noise estimate of the input and the wavelet */
+static void
+launch_temporal (int set, void *data)
+{
+  TemporalData *d = data;
+  CfxTemporalParams tp;
+  CfxPlane mean[CFX_DEGRAIN_MAX_CHANNELS];
+  int r = d->radius, k;
+
+  memset (&tp, 0, sizeof (tp));
+  tp.n_past = tp.n_future = r;
+  tp.sigma = 10.0f;
+  for (k = 0; k < r; k++) {
+    tp.past[k].frame = d->frame[r - 1 - k];
+    tp.past[k].slot = r - 1 - k;
+    tp.future[k].frame = d->frame[r + 1 + k];
+    tp.future[k].slot = r + 1 + k;
+  }
+  CHECK (cfx_temporal_prepare (d->temporal, 2 * r, &d->frame[2 * r][0], 0));
+  CHECK (cfx_temporal_mean (d->frame[r], r, d->n, &tp, d->temporal, 0));
+  if (d->part == 1)
+    return;
+  cfx_temporal_mean_planes (d->temporal, d->frame[r], d->n, mean);
+  CHECK (cfx_degrain_estimate (d->frame[r], d->n, d->scratch, 0));
+  CHECK (cfx_degrain (d->dst, mean, d->n, &d->p, d->scratch, 0));
+}
+
+/* ms per output frame: everything, and the temporal part alone */
+static void
+time_temporal (const DegrainKind * k, int radius, double *all,
+    double *temporal)
+{
+  TemporalData *d = g_new0 (TemporalData, 1);
+  CfxPlane ch[CFX_DEGRAIN_MAX_CHANNELS];
+  int widths[CFX_DEGRAIN_MAX_CHANNELS], heights[CFX_DEGRAIN_MAX_CHANNELS];
+  size_t size = frame_layout (k, NULL, ch, &d->n);
+  guint8 *host = g_malloc (size);
+  int t, c;
+
+  d->radius = radius;
+  for (c = 0; c < d->n; c++) {
+    widths[c] = ch[c].width;
+    heights[c] = ch[c].height;
+    d->p.sigma[c] = 10.0f;
+    d->p.strength[c] = c == 0 ? 1.0f : 1.5f;
+  }
+  for (t = 0; t < 2 * radius + 1; t++) {
+    fill_frame_at (host, size, k, t);
+    CHECK (cudaMalloc ((void **) &d->mem[t], size));
+    CHECK (cudaMemcpy (d->mem[t], host, size, cudaMemcpyHostToDevice));
+    frame_layout (k, d->mem[t], d->frame[t], &d->n);
+  }
+  CHECK (cudaMalloc ((void **) &d->out, size));
+  frame_layout (k, d->out, d->dst, &d->n);
+  CHECK (cfx_degrain_scratch_new (&d->scratch, d->n, widths, heights));
+  CHECK (cfx_temporal_scratch_new (&d->temporal, d->n, widths, heights,
+          radius));
+  for (t = 0; t < 2 * radius + 1; t++)
+    CHECK (cfx_temporal_prepare (d->temporal, t, &d->frame[t][0], 0));
+  d->p.shrink = CFX_DEGRAIN_WIENER;
+  d->p.levels = k->w > 1920 || k->h > 1080 ? 5 : 4;
+  d->p.amount = 1.0f;
+  d->p.sigma_scale = cfx_temporal_noise_scale_device (d->temporal);
+
+  d->part = 0;
+  *all = bench_time_kernel (launch_temporal, d, 1);
+  d->part = 1;
+  *temporal = bench_time_kernel (launch_temporal, d, 1);
+
+  cfx_temporal_scratch_free (d->temporal);
+  cfx_degrain_scratch_free (d->scratch);
+  for (t = 0; t < 2 * radius + 1; t++)
+    cudaFree (d->mem[t]);
+  cudaFree (d->out);
+  g_free (host);
+  g_free (d);
+}
+
+static void
+bench_temporal (const double *spatial_i420_ms, double spatial_uyvy_4k_ms)
+{
+  double r2_ms[2] = { 0, 0 };   /* I420 1080p, 4K */
+  guint k;
+  int r;
+
+  printf ("\n### temporal-radius: one output frame in a steady stream "
+      "(CUDA events)\n\n");
+  printf ("The search image of the frame that entered, the motion search "
+      "against 2 R neighbours, warp, weights and mean (\"temporal\"), "
+      "then the noise estimate of the input and the wavelet, sigma 10, "
+      "Wiener. Content: a pan of (3, 2) px a frame with its own noise in "
+      "every frame. Floor of the temporal part: read 2 R + 1 frames, write "
+      "one.\n\n");
+  printf ("| frame | radius | ms per frame | temporal part ms | its floor ms "
+      "| spatial alone ms (table above) |\n|---|---|---|---|---|---|\n");
+  for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
+    CfxPlane ch[CFX_DEGRAIN_MAX_CHANNELS];
+    int n;
+    double frame_bytes = (double) frame_layout (&kinds[k], NULL, ch, &n);
+    double spatial = kinds[k].format == GST_VIDEO_FORMAT_I420 ?
+        spatial_i420_ms[kinds[k].w > 1920] : kinds[k].w > 1920 ?
+        spatial_uyvy_4k_ms : 0.0;
+
+    for (r = 1; r <= 2; r++) {
+      double all, temporal;
+
+      time_temporal (&kinds[k], r, &all, &temporal);
+      printf ("| %s | %d | %.3f | %.3f | %.3f | ", kinds[k].name, r,
+          all * 1e3, temporal * 1e3, (2 * r + 2) * frame_bytes /
+          bench_copy_bandwidth * 1e3);
+      if (spatial > 0)
+        printf ("%.3f |\n", spatial);
+      else
+        printf ("- |\n");
+      if (r == 2 && kinds[k].format == GST_VIDEO_FORMAT_I420)
+        r2_ms[kinds[k].w > 1920] = all * 1e3;
+      fflush (stdout);
+    }
+  }
+  bench_target ("cudadegrain temporal-radius 2, 4K I420", "< 2 ms",
+      r2_ms[1] < 2.0, "%.3f ms", r2_ms[1]);
+  bench_target ("cudadegrain temporal-radius 2, 1080p I420", "< 0.6 ms",
+      r2_ms[0] < 0.6, "%.3f ms", r2_ms[0]);
 }
 
 /* ---- FFmpeg on the CPU ------------------------------------------------- */
@@ -231,6 +375,8 @@ bench_section_degrain (void)
       gpu_i420_ms[1] <= 0.30, "%.3f ms", gpu_i420_ms[1]);
   bench_target ("cudadegrain 4K UYVY wiener, 5 levels", "<= 0.40 ms",
       uyvy_4k_ms <= 0.40, "%.3f ms", uyvy_4k_ms);
+
+  bench_temporal (gpu_i420_ms, uyvy_4k_ms);
 
   printf ("\n### CPU comparison: FFmpeg on this machine's CPU, I420 "
       "(testsrc2), default settings\n\n");

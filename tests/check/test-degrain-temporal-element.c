@@ -1,0 +1,650 @@
+/* GPU suite: cudadegrain temporal-radius through real pipelines,
+ * cudafxupload ! cudadegrain temporal-radius=R ! cudafxdownload ! appsink:
+ * - every frame comes out (one output per input, the input's PTS and
+ *   duration, in order, no error) for radius 1 to 3, streams of 1, 2 and 7
+ *   frames shorter and longer than the window, odd and even sizes of
+ *   I420, NV12, UYVY, GRAY8 and P010_10LE;
+ * - the latency grows by R frames (the element's answer and the
+ *   pipeline's);
+ * - a still clip with noise: radius 2 beats the spatial filter (radius 0)
+ *   by 2 dB on luma and is not worse on chroma;
+ * - a scene cut: the frames next to it come out as when each shot is its
+ *   own stream (nothing of the other shot is blended in);
+ * - a DISCONT drains: every frame out, in order, timestamps unchanged;
+ * - temporal-radius set while playing is refused with a warning, set in
+ *   NULL it takes effect at the next start; its range is the GParamSpec's.
+ * Quality is compared with the element's own radius 0, not with the CPU
+ * reference (tests/reference/temporal.c: there a still clip gains 4.6 dB).
+ * Skips (77) without a GPU; CUDAFX_REQUIRE_GPU=1 makes that a failure. */
+#include "cfx-test.h"
+
+#include <gst/app/app.h>
+#include <math.h>
+#include <string.h>
+
+#define FRAME ((GstClockTime) (GST_SECOND / 25))
+#define LIVE_FRAMES 8
+#define LIVE_LAUNCH "videotestsrc is-live=true num-buffers=%u " \
+  "pattern=ball ! video/x-raw,format=I420,width=64,height=48," \
+  "framerate=25/1 ! cudafxupload ! cudadegrain name=d temporal-radius=%d " \
+  "! cudafxdownload ! appsink name=out sync=true"
+
+/* ---- running frames through the element ------------------------------ */
+
+/* Every sample of @pipeline's appsink "out" up to EOS, after @first (one
+ * pulled already, taken; or NULL): @n frames in all, PTS k * 40 ms,
+ * duration 40 ms */
+static GPtrArray *
+collect_frames (GstElement * pipeline, GstSample * first, guint n,
+    const gchar * what)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_sample_unref);
+  GstSample *sample;
+  guint k;
+
+  if (first)
+    g_ptr_array_add (samples, first);
+  while ((sample = cfx_test_next_sample (pipeline, sink, 20, what)))
+    g_ptr_array_add (samples, sample);
+  cfx_test_fail_on_error (pipeline, what);
+  fail_unless (samples->len == n, "%s: %u frames out of %u", what,
+      samples->len, n);
+  for (k = 0; k < samples->len; k++) {
+    GstBuffer *b = gst_sample_get_buffer (g_ptr_array_index (samples, k));
+
+    fail_unless (GST_BUFFER_PTS (b) == k * FRAME, "%s: frame %u at %"
+        GST_TIME_FORMAT, what, k, GST_TIME_ARGS (GST_BUFFER_PTS (b)));
+    fail_unless (GST_BUFFER_DURATION (b) == FRAME, "%s: frame %u lasts %"
+        GST_TIME_FORMAT, what, k, GST_TIME_ARGS (GST_BUFFER_DURATION (b)));
+  }
+  gst_object_unref (sink);
+  return samples;
+}
+
+/* The first sample of a pipeline just started */
+static GstSample *
+first_frame (GstElement * pipeline, const gchar * what)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+  GstSample *first = cfx_test_next_sample (pipeline, sink, 20, what);
+
+  fail_unless (first != NULL, "%s: EOS before a frame", what);
+  gst_object_unref (sink);
+  return first;
+}
+
+/* @n frames pushed by an appsrc as one stream through temporal-radius
+ * @radius, sigma 10: the outputs, checked to be one per input with its
+ * PTS and duration */
+static GPtrArray *
+run_appsrc (const GstVideoInfo * info, GstBuffer ** frames, guint n,
+    gint radius)
+{
+  gchar *launch = g_strdup_printf ("appsrc name=src format=time ! "
+      "cudafxupload ! cudadegrain temporal-radius=%d sigma=10 ! "
+      "cudafxdownload ! appsink name=out sync=false", radius);
+  GstElement *pipeline = gst_parse_launch (launch, NULL);
+  GstElement *src;
+  GstCaps *caps = gst_video_info_to_caps (info);
+  GPtrArray *samples;
+  guint k;
+
+  fail_unless (pipeline != NULL, "%s", launch);
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  gst_app_src_set_caps (GST_APP_SRC (src), caps);
+  gst_caps_unref (caps);
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE, "%s", launch);
+  for (k = 0; k < n; k++)
+    fail_unless_equals_int (gst_app_src_push_buffer (GST_APP_SRC (src),
+            gst_buffer_ref (frames[k])), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+
+  samples = cfx_test_collect_samples (pipeline, "out", 20, launch);
+  fail_unless (samples->len == n, "%s: %u frames out of %u", launch,
+      samples->len, n);
+  for (k = 0; k < samples->len; k++) {
+    GstBuffer *b = gst_sample_get_buffer (g_ptr_array_index (samples, k));
+
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (b), GST_BUFFER_PTS (frames[k]));
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (b),
+        GST_BUFFER_DURATION (frames[k]));
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (pipeline);
+  g_free (launch);
+  return samples;
+}
+
+/* ---- clips of known content ------------------------------------------- */
+
+#define CLIP_W 96
+#define CLIP_H 80
+#define CLIP_MAX 9
+#define CLIP_SIGMA 10.0
+
+/* splitmix64 + Box-Muller, as in test-degrain.c */
+static guint64
+splitmix64 (guint64 * state)
+{
+  guint64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+static double
+gauss (guint64 * state)
+{
+  double u1 = ((splitmix64 (state) >> 11) + 1) * (1.0 / 9007199254740992.0);
+  double u2 = (splitmix64 (state) >> 11) * (1.0 / 9007199254740992.0);
+
+  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
+}
+
+static guint8
+clip_u8 (double v)
+{
+  v = floor (v + 0.5);
+  return v < 0.0 ? 0 : v > 255.0 ? 255 : (guint8) v;
+}
+
+/* Component @c of shot @shot: smooth, in 8-bit units. Luma is the
+ * reference's texture (test-temporal-ref.c); the two shots differ
+ * everywhere (mean square 3400 against the cut test's 600) */
+static double
+pattern (gint shot, guint c, double x, double y, gint w, gint h)
+{
+  if (c == 0 && shot == 0)
+    return 128 + 45 * sin (0.21 * x + 0.07 * y) + 30 * sin (0.05 * x -
+        0.17 * y) + 20 * cos (0.31 * y + 0.02 * x * x / w);
+  if (c == 0)
+    return 110 + 60 * sin (0.09 * x * y / h) + 25 * cos (0.4 * x - 0.3 * y);
+  if (shot == 0)
+    return 128 + 30 * sin (0.23 * x + 0.11 * y + c) + 15 * cos (0.13 * y -
+        0.07 * x);
+  return 128 - 40 * cos (0.19 * x * y / h + 2 * c) + 20 * sin (0.5 * x +
+      0.2 * y);
+}
+
+typedef struct
+{
+  GstVideoInfo info;
+  guint n;
+  GstBuffer *noisy[CLIP_MAX];
+  guint8 *clean[CLIP_MAX][GST_VIDEO_MAX_COMPONENTS];
+} Clip;
+
+/* @n frames of 8-bit planar @format at 25/1: frames from @cut on are the
+ * second shot; every frame and component has its own noise */
+static void
+clip_init (Clip * clip, const gchar * format, guint n, guint cut,
+    guint64 seed)
+{
+  guint t, c;
+
+  g_assert (n <= CLIP_MAX);
+  memset (clip, 0, sizeof (*clip));
+  gst_video_info_set_format (&clip->info, gst_video_format_from_string
+      (format), CLIP_W, CLIP_H);
+  clip->info.fps_n = 25;
+  clip->info.fps_d = 1;
+  clip->n = n;
+  for (t = 0; t < n; t++) {
+    GstBuffer *buf = cfx_test_random_frame (&clip->info, seed + t);
+    GstVideoFrame f;
+
+    fail_unless (gst_video_frame_map (&f, &clip->info, buf, GST_MAP_WRITE));
+    for (c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (&f); c++) {
+      gint w = GST_VIDEO_FRAME_COMP_WIDTH (&f, c);
+      gint h = GST_VIDEO_FRAME_COMP_HEIGHT (&f, c), x, y;
+      guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&f, c);
+      gint stride = GST_VIDEO_FRAME_COMP_STRIDE (&f, c);
+      guint64 state = seed * 1000 + t * 10 + c;
+
+      clip->clean[t][c] = g_malloc ((gsize) w * h);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          double v = pattern (t >= cut, c, x, y, w, h);
+
+          clip->clean[t][c][y * w + x] = clip_u8 (v);
+          data[(gsize) y * stride + x] = clip_u8 (v + CLIP_SIGMA *
+              gauss (&state));
+        }
+    }
+    gst_video_frame_unmap (&f);
+    GST_BUFFER_PTS (buf) = t * FRAME;
+    GST_BUFFER_DURATION (buf) = FRAME;
+    clip->noisy[t] = buf;
+  }
+}
+
+static void
+clip_clear (Clip * clip)
+{
+  guint t, c;
+
+  for (t = 0; t < clip->n; t++) {
+    gst_buffer_unref (clip->noisy[t]);
+    for (c = 0; c < GST_VIDEO_MAX_COMPONENTS; c++)
+      g_free (clip->clean[t][c]);
+  }
+}
+
+/* PSNR (dB) of component @c of @sample against clip frame @t's clean one */
+static double
+psnr (const Clip * clip, GstSample * sample, guint t, guint c)
+{
+  GstVideoInfo info;
+  GstVideoFrame f;
+  double se = 0.0;
+  gint w, h, x, y;
+
+  fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps
+          (sample)));
+  fail_unless_equals_int (GST_VIDEO_INFO_FORMAT (&info),
+      GST_VIDEO_INFO_FORMAT (&clip->info));
+  fail_unless (gst_video_frame_map (&f, &info, gst_sample_get_buffer (sample),
+          GST_MAP_READ));
+  w = GST_VIDEO_FRAME_COMP_WIDTH (&f, c);
+  h = GST_VIDEO_FRAME_COMP_HEIGHT (&f, c);
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      double d = ((guint8 *) GST_VIDEO_FRAME_COMP_DATA (&f, c))[(gsize) y *
+          GST_VIDEO_FRAME_COMP_STRIDE (&f, c) + x] -
+          (double) clip->clean[t][c][y * w + x];
+
+      se += d * d;
+    }
+  gst_video_frame_unmap (&f);
+  return se == 0.0 ? 99.0 : 10.0 * log10 (255.0 * 255.0 * w * h / se);
+}
+
+/* ---- every frame out -------------------------------------------------- */
+
+/* Streams shorter than the window (1, 2 frames) and longer (7): each
+ * frame comes out, with its timestamps, before EOS */
+GST_START_TEST (test_every_frame_out)
+{
+  static const gchar *formats[] = { "I420", "NV12", "UYVY", "GRAY8",
+    "P010_10LE"
+  };
+  static const gint sizes[][2] = { {67, 45}, {64, 48} };
+  static const guint lengths[] = { 1, 2, 7 };
+  gint r;
+  guint f, s, l;
+
+  for (r = 1; r <= 3; r++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++)
+      for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+        for (l = 0; l < G_N_ELEMENTS (lengths); l++) {
+          /* the 2-frame streams with the automatic estimate (the first
+           * frame waits for its own) */
+          gchar *launch = g_strdup_printf ("videotestsrc num-buffers=%u "
+              "pattern=ball ! video/x-raw,format=%s,width=%d,height=%d,"
+              "framerate=25/1 ! cudafxupload ! cudadegrain "
+              "temporal-radius=%d sigma=%d ! cudafxdownload ! "
+              "appsink name=out sync=false", lengths[l], formats[f],
+              sizes[s][0], sizes[s][1], r, lengths[l] == 2 ? 0 : 8);
+          GstStateChangeReturn ret;
+          GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
+          GPtrArray *samples;
+          GstVideoInfo info;
+
+          fail_if (ret == GST_STATE_CHANGE_FAILURE, "%s", launch);
+          samples = collect_frames (pipeline, NULL, lengths[l], launch);
+          fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps
+                  (g_ptr_array_index (samples, 0))));
+          fail_unless_equals_string (GST_VIDEO_INFO_NAME (&info),
+              formats[f]);
+          fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&info), sizes[s][0]);
+          fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&info),
+              sizes[s][1]);
+          g_ptr_array_unref (samples);
+          gst_element_set_state (pipeline, GST_STATE_NULL);
+          gst_object_unref (pipeline);
+          g_free (launch);
+        }
+}
+
+GST_END_TEST;
+
+/* ---- latency ---------------------------------------------------------- */
+
+/* What @d adds to upstream's minimum latency: its src pad's answer less
+ * its sink pad's peer's (both live) */
+static GstClockTime
+element_latency (GstElement * d)
+{
+  GstPad *sinkpad = gst_element_get_static_pad (d, "sink");
+  GstPad *srcpad = gst_element_get_static_pad (d, "src");
+  GstQuery *up = gst_query_new_latency (), *q = gst_query_new_latency ();
+  GstClockTime up_min, up_max, min, max;
+  gboolean up_live, live;
+
+  fail_unless (gst_pad_peer_query (sinkpad, up));
+  fail_unless (gst_pad_query (srcpad, q));
+  gst_query_parse_latency (up, &up_live, &up_min, &up_max);
+  gst_query_parse_latency (q, &live, &min, &max);
+  fail_unless (up_live && live);
+  fail_unless (min >= up_min);
+  /* the maximum grows with the minimum (the element holds the frames) */
+  if (GST_CLOCK_TIME_IS_VALID (up_max))
+    fail_unless_equals_uint64 (max - up_max, min - up_min);
+  gst_query_unref (up);
+  gst_query_unref (q);
+  gst_object_unref (sinkpad);
+  gst_object_unref (srcpad);
+  return min - up_min;
+}
+
+/* A live stream: once a frame is out, the element adds R frames (40 ms
+ * each) and so does the pipeline, against radius 0 */
+GST_START_TEST (test_latency)
+{
+  GstClockTime total[4];
+  gint r;
+
+  for (r = 0; r <= 3; r++) {
+    gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, r);
+    GstStateChangeReturn ret;
+    GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
+    GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+    GstQuery *q = gst_query_new_latency ();
+    GstSample *first;
+    gboolean live;
+
+    fail_if (ret == GST_STATE_CHANGE_FAILURE, "%s", launch);
+    first = first_frame (pipeline, launch);
+    fail_unless_equals_uint64 (element_latency (d), r * FRAME);
+    /* (a sink counts upstream's latency only when it syncs) */
+    fail_unless (gst_element_query (pipeline, q));
+    gst_query_parse_latency (q, &live, &total[r], NULL);
+    fail_unless (live);
+    g_ptr_array_unref (collect_frames (pipeline, first, LIVE_FRAMES,
+            launch));
+    gst_query_unref (q);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (d);
+    gst_object_unref (pipeline);
+    g_free (launch);
+  }
+  for (r = 1; r <= 3; r++)
+    fail_unless (total[r] - total[0] == r * FRAME, "radius %d: pipeline "
+        "latency %" GST_TIME_FORMAT ", radius 0: %" GST_TIME_FORMAT, r,
+        GST_TIME_ARGS (total[r]), GST_TIME_ARGS (total[0]));
+}
+
+GST_END_TEST;
+
+/* ---- quality ---------------------------------------------------------- */
+
+/* A still picture, new noise in every frame: radius 2 against radius 0,
+ * per frame. Frames 2 to 6 have their full window: 2 dB more on luma
+ * (4.5 on the CPU reference) and chroma not worse (it follows luma's
+ * weights); the ends, with fewer neighbours, still gain */
+GST_START_TEST (test_still_clip_gain)
+{
+  static const gchar *formats[] = { "GRAY8", "I420" };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    Clip clip;
+    GPtrArray *r0, *r2;
+    guint t, c, nc;
+
+    clip_init (&clip, formats[f], 9, G_MAXUINT, 11 + f);
+    nc = GST_VIDEO_INFO_N_COMPONENTS (&clip.info);
+    r0 = run_appsrc (&clip.info, clip.noisy, clip.n, 0);
+    r2 = run_appsrc (&clip.info, clip.noisy, clip.n, 2);
+    g_print ("%s still clip, PSNR (dB) radius 0 / radius 2:\n", formats[f]);
+    for (t = 0; t < clip.n; t++) {
+      for (c = 0; c < nc; c++) {
+        double p0 = psnr (&clip, g_ptr_array_index (r0, t), t, c);
+        double p2 = psnr (&clip, g_ptr_array_index (r2, t), t, c);
+        gboolean full = t >= 2 && t + 2 < clip.n;
+
+        g_print ("  frame %u component %u: %6.2f / %6.2f\n", t, c, p0, p2);
+        if (c == 0)
+          fail_unless (p2 >= p0 + (full ? 2.0 : 1.0), "%s frame %u: radius "
+              "2 gains %.2f dB on luma over radius 0", formats[f], t,
+              p2 - p0);
+        else if (full)
+          fail_unless (p2 >= p0, "%s frame %u component %u: radius 2 "
+              "%.2f dB, radius 0 %.2f", formats[f], t, c, p2, p0);
+      }
+    }
+    g_ptr_array_unref (r0);
+    g_ptr_array_unref (r2);
+    clip_clear (&clip);
+  }
+}
+
+GST_END_TEST;
+
+/* A cut between frames 3 and 4 of two very different shots: frames 3 and
+ * 4 come out as when each shot is a stream of its own (within 0.3 dB in
+ * every component; the same bytes are expected, the cut test being
+ * frame-wide), so nothing of the other shot is blended in */
+GST_START_TEST (test_scene_cut)
+{
+  static const gchar *formats[] = { "GRAY8", "I420" };
+  guint f;
+
+  for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+    Clip clip;
+    GPtrArray *all, *a, *b;
+    guint c, nc;
+
+    clip_init (&clip, formats[f], 8, 4, 31 + f);
+    nc = GST_VIDEO_INFO_N_COMPONENTS (&clip.info);
+    all = run_appsrc (&clip.info, clip.noisy, 8, 2);
+    a = run_appsrc (&clip.info, clip.noisy, 4, 2);
+    b = run_appsrc (&clip.info, clip.noisy + 4, 4, 2);
+    for (c = 0; c < nc; c++) {
+      double p3 = psnr (&clip, g_ptr_array_index (all, 3), 3, c);
+      double a3 = psnr (&clip, g_ptr_array_index (a, 3), 3, c);
+      double p4 = psnr (&clip, g_ptr_array_index (all, 4), 4, c);
+      double b4 = psnr (&clip, g_ptr_array_index (b, 0), 4, c);
+
+      g_print ("%s cut, component %u: frame 3 %.2f dB (shot alone %.2f), "
+          "frame 4 %.2f dB (shot alone %.2f)\n", formats[f], c, p3, a3, p4,
+          b4);
+      fail_unless (fabs (p3 - a3) <= 0.3, "%s component %u: frame 3 before "
+          "the cut %.2f dB, in its shot alone %.2f", formats[f], c, p3, a3);
+      fail_unless (fabs (p4 - b4) <= 0.3, "%s component %u: frame 4 after "
+          "the cut %.2f dB, in its shot alone %.2f", formats[f], c, p4, b4);
+    }
+    g_ptr_array_unref (all);
+    g_ptr_array_unref (a);
+    g_ptr_array_unref (b);
+    clip_clear (&clip);
+  }
+}
+
+GST_END_TEST;
+
+/* ---- stream handling -------------------------------------------------- */
+
+/* 6 frames, the 4th DISCONT, the clock jumping a second there: the
+ * frames before it come out when it arrives (the window ends there), all 6
+ * come out at EOS with their timestamps, and only the 4th output says
+ * DISCONT (among those after the first) */
+GST_START_TEST (test_discont_drain)
+{
+  GstVideoInfo info;
+  GstBuffer *frames[6];
+  gint r;
+  guint k;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, 64, 48);
+  info.fps_n = 25;
+  info.fps_d = 1;
+  for (k = 0; k < 6; k++) {
+    frames[k] = cfx_test_random_frame (&info, 70 + k);
+    GST_BUFFER_PTS (frames[k]) = (k >= 3 ? GST_SECOND : 0) + k * FRAME;
+    GST_BUFFER_DURATION (frames[k]) = FRAME;
+  }
+  GST_BUFFER_FLAG_SET (frames[3], GST_BUFFER_FLAG_DISCONT);
+
+  for (r = 1; r <= 3; r++) {
+    gchar *launch = g_strdup_printf ("cudafxupload ! cudadegrain "
+        "temporal-radius=%d sigma=10 ! cudafxdownload", r);
+    GstHarness *h = gst_harness_new_parse (launch);
+    guint ready = 3 > (guint) r ? 3 - r : 0;
+    GPtrArray *samples;
+
+    /* the outputs as the frames come: R frames wait for their next ones,
+     * and the DISCONT releases them */
+    gst_harness_set_src_caps (h, gst_video_info_to_caps (&info));
+    for (k = 0; k < 3; k++)
+      fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref
+              (frames[k])), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_buffers_received (h), ready);
+    fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (frames[3])),
+        GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_buffers_received (h), 3);
+    for (k = 4; k < 6; k++)
+      fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref
+              (frames[k])), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_buffers_received (h), 3 + ready);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    fail_unless_equals_int (gst_harness_buffers_received (h), 6);
+    for (k = 0; k < 6; k++) {
+      GstBuffer *b = gst_harness_pull (h);
+
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (b),
+          GST_BUFFER_PTS (frames[k]));
+      gst_buffer_unref (b);
+    }
+    gst_harness_teardown (h);
+    g_free (launch);
+
+    /* the same through an appsrc pipeline */
+    samples = run_appsrc (&info, frames, 6, r);
+    for (k = 1; k < 6; k++) {
+      GstBuffer *b = gst_sample_get_buffer (g_ptr_array_index (samples, k));
+
+      fail_unless (!!GST_BUFFER_IS_DISCONT (b) == (k == 3), "radius %d: "
+          "output %u %s DISCONT", r, k, k == 3 ? "not" : "marked");
+    }
+    g_ptr_array_unref (samples);
+  }
+  for (k = 0; k < 6; k++)
+    gst_buffer_unref (frames[k]);
+}
+
+GST_END_TEST;
+
+/* temporal-radius changes only in NULL or READY: set while playing it is
+ * refused with a warning and the stream goes on with its window (latency,
+ * every frame out); set in NULL, the next start takes it */
+GST_START_TEST (test_radius_while_playing)
+{
+  gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, 1);
+  GstStateChangeReturn ret;
+  GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
+  GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+  GstSample *first;
+  gint radius = 0;
+
+  fail_if (ret == GST_STATE_CHANGE_FAILURE, "%s", launch);
+  first = first_frame (pipeline, launch);
+  fail_unless_equals_uint64 (element_latency (d), FRAME);
+
+  /* refused while started (a warning on the bus): the value read back is
+   * the one in effect */
+  g_object_set (d, "temporal-radius", 3, NULL);
+  g_object_get (d, "temporal-radius", &radius, NULL);
+  fail_unless_equals_int (radius, 1);
+  {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+
+    fail_unless (msg != NULL, "no warning for a radius set while PLAYING");
+    gst_message_unref (msg);
+    gst_object_unref (bus);
+  }
+  fail_unless_equals_uint64 (element_latency (d), FRAME);
+  g_ptr_array_unref (collect_frames (pipeline, first, LIVE_FRAMES, launch));
+
+  /* set in NULL, the next start takes it */
+  fail_unless_equals_int (gst_element_set_state (pipeline, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (d, "temporal-radius", 3, NULL);
+  fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE);
+  first = first_frame (pipeline, launch);
+  fail_unless_equals_uint64 (element_latency (d), 3 * FRAME);
+  g_ptr_array_unref (collect_frames (pipeline, first, LIVE_FRAMES, launch));
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (d);
+  gst_object_unref (pipeline);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+/* 0 to 3, 0 by default, mutable in READY only; GLib refuses 4 */
+GST_START_TEST (test_radius_range)
+{
+  GstElement *e = gst_element_factory_make ("cudadegrain", NULL);
+  GParamSpec *ps;
+  GParamSpecInt *ips;
+  gint radius = -1;
+
+  fail_unless (e != NULL);
+  ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      "temporal-radius");
+  fail_unless (ps != NULL && G_IS_PARAM_SPEC_INT (ps));
+  ips = G_PARAM_SPEC_INT (ps);
+  fail_unless_equals_int (ips->minimum, 0);
+  fail_unless_equals_int (ips->maximum, 3);
+  fail_unless_equals_int (ips->default_value, 0);
+  fail_unless (ps->flags & GST_PARAM_MUTABLE_READY);
+  /* not PLAYING-mutable, and no controller may change it mid-stream */
+  fail_if (ps->flags & (GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+
+  g_object_get (e, "temporal-radius", &radius, NULL);
+  fail_unless_equals_int (radius, 0);
+  g_object_set (e, "temporal-radius", 3, NULL);
+  ASSERT_WARNING (g_object_set (e, "temporal-radius", 4, NULL));
+  g_object_get (e, "temporal-radius", &radius, NULL);
+  fail_unless_equals_int (radius, 3);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+static Suite *
+degrain_temporal_suite (void)
+{
+  Suite *s = suite_create ("cudadegrain temporal-radius (GPU)");
+  TCase *tc = tcase_create ("temporal");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_radius_range);
+  tcase_add_test (tc, test_every_frame_out);
+  tcase_add_test (tc, test_latency);
+  tcase_add_test (tc, test_still_clip_gain);
+  tcase_add_test (tc, test_scene_cut);
+  tcase_add_test (tc, test_discont_drain);
+  tcase_add_test (tc, test_radius_while_playing);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (!cfx_test_init (&argc, &argv))
+    return 1;
+  if (!cfx_test_have_gpu ())
+    return cfx_test_no_gpu_exit ("degrain-temporal-element");
+  return cfx_test_run_suite (degrain_temporal_suite ());
+}
