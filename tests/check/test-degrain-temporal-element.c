@@ -20,7 +20,9 @@
 
 #include <gst/app/app.h>
 #include <math.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #define FRAME ((GstClockTime) (GST_SECOND / 25))
 #define LIVE_FRAMES 8
@@ -274,29 +276,31 @@ GST_START_TEST (test_every_frame_out)
     "P010_10LE"
   };
   static const gint sizes[][2] = { {67, 45}, {64, 48} };
-  static const guint lengths[] = { 1, 2, 7 };
-  gint r;
+  /* (radius, frames): shorter than the window, the automatic estimate's
+   * first-frame wait, longer than the window */
+  static const gint runs[][2] = { {1, 7}, {2, 2}, {3, 1}, {3, 7} };
   guint f, s, l;
 
-  for (r = 1; r <= 3; r++)
+  for (l = 0; l < G_N_ELEMENTS (runs); l++)
     for (f = 0; f < G_N_ELEMENTS (formats); f++)
-      for (s = 0; s < G_N_ELEMENTS (sizes); s++)
-        for (l = 0; l < G_N_ELEMENTS (lengths); l++) {
+      for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+          gint r = runs[l][0];
+          guint frames = runs[l][1];
           /* the 2-frame streams with the automatic estimate (the first
            * frame waits for its own) */
           gchar *launch = g_strdup_printf ("videotestsrc num-buffers=%u "
               "pattern=ball ! video/x-raw,format=%s,width=%d,height=%d,"
               "framerate=25/1 ! cudafxupload ! cudadegrain "
               "temporal-radius=%d sigma=%d ! cudafxdownload ! "
-              "appsink name=out sync=false", lengths[l], formats[f],
-              sizes[s][0], sizes[s][1], r, lengths[l] == 2 ? 0 : 8);
+              "appsink name=out sync=false", frames, formats[f],
+              sizes[s][0], sizes[s][1], r, frames == 2 ? 0 : 8);
           GstStateChangeReturn ret;
           GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
           GPtrArray *samples;
           GstVideoInfo info;
 
           fail_if (ret == GST_STATE_CHANGE_FAILURE, "%s", launch);
-          samples = collect_frames (pipeline, NULL, lengths[l], launch);
+          samples = collect_frames (pipeline, NULL, frames, launch);
           fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps
                   (g_ptr_array_index (samples, 0))));
           fail_unless_equals_string (GST_VIDEO_INFO_NAME (&info),
@@ -621,6 +625,48 @@ GST_START_TEST (test_radius_range)
 
 GST_END_TEST;
 
+/* ---- a watchdog ------------------------------------------------------ */
+
+/* Without a fork (CK_FORK=no) check has no time limit: a test that hangs
+ * would hold the GPU host until the runner's limit. Each test gets
+ * WATCH_S seconds; past that the process says which test hung and exits. */
+#define WATCH_S 150
+
+static const gchar *test_names[] = { "test_radius_range",
+  "test_every_frame_out", "test_latency", "test_still_clip_gain",
+  "test_scene_cut", "test_discont_drain", "test_radius_while_playing"
+};
+
+static guint test_index;
+
+static void
+on_alarm (int sig)
+{
+  static const char msg[] = " still running after the watchdog's limit: "
+      "hung, exiting\n";
+  const char *name = test_index > 0 && test_index <= G_N_ELEMENTS
+      (test_names) ? test_names[test_index - 1] : "a test";
+
+  (void) sig;
+  if (write (2, name, strlen (name)) < 0 || write (2, msg, sizeof msg - 1) < 0)
+    _exit (3);
+  _exit (3);
+}
+
+static void
+watch_start (void)
+{
+  test_index++;
+  signal (SIGALRM, on_alarm);
+  alarm (WATCH_S);
+}
+
+static void
+watch_stop (void)
+{
+  alarm (0);
+}
+
 static Suite *
 degrain_temporal_suite (void)
 {
@@ -629,6 +675,8 @@ degrain_temporal_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);
+  /* in test_names' order */
+  tcase_add_checked_fixture (tc, watch_start, watch_stop);
   tcase_add_test (tc, test_radius_range);
   tcase_add_test (tc, test_every_frame_out);
   tcase_add_test (tc, test_latency);
