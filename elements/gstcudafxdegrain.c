@@ -36,8 +36,9 @@
  * `temporal-radius` frames (reported as latency); the stream's first and
  * last frames use the neighbours they have. The README ("cudadegrain
  * temporal-radius") has the quality and the time of each radius; 0, the
- * default, is the spatial filter alone, with no delay. With a radius, `amount` and
- * `output=noise` compare with the temporal mean, not the input.
+ * default, is the spatial filter alone, with no delay. With a radius,
+ * `amount` and `output=noise` compare with the temporal mean, not the
+ * input.
  *
  * The automatic estimate of a frame is read back asynchronously and used
  * four frames later, smoothed by an exponential moving average (weight 1/8

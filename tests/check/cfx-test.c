@@ -1,5 +1,7 @@
 #include "cfx-test.h"
 
+#include <math.h>
+
 #include <gst/app/app.h>
 #include <gst/cudafx.h>
 #include <glib/gstdio.h>
@@ -128,6 +130,34 @@ cfx_test_run_suite (Suite * s)
   failed = srunner_ntests_failed (sr);
   srunner_free (sr);
   return failed == 0 ? 0 : 1;
+}
+
+guint64
+cfx_test_splitmix64 (guint64 * state)
+{
+  guint64 z = (*state += 0x9e3779b97f4a7c15ULL);
+
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+double
+cfx_test_gauss (guint64 * state)
+{
+  double u1 = ((cfx_test_splitmix64 (state) >> 11) + 1) *
+      (1.0 / 9007199254740992.0);
+  double u2 = (cfx_test_splitmix64 (state) >> 11) *
+      (1.0 / 9007199254740992.0);
+
+  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
+}
+
+guint8
+cfx_test_clip_u8 (double v)
+{
+  v = floor (v + 0.5);
+  return v < 0.0 ? 0 : v > 255.0 ? 255 : (guint8) v;
 }
 
 void

@@ -28,6 +28,14 @@ int cfx_test_no_gpu_exit (const gchar * suite);
 /* Runs a suite with CK_FORK=no */
 int cfx_test_run_suite (Suite * s);
 
+/* splitmix64: the next 64 random bits of @state */
+guint64 cfx_test_splitmix64 (guint64 * state);
+/* A standard normal sample from @state (Box-Muller over splitmix64: the
+ * noise of tests/reference/degrain-quality.c) */
+double cfx_test_gauss (guint64 * state);
+/* @v rounded to nearest and clipped to 0 .. 255 */
+guint8 cfx_test_clip_u8 (double v);
+
 /* Deterministic fast random bytes */
 void cfx_test_fill_random (guint8 * data, gsize size, guint64 seed);
 

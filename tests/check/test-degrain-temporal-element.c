@@ -128,33 +128,6 @@ run_appsrc (const GstVideoInfo * info, GstBuffer ** frames, guint n,
 #define CLIP_MAX 9
 #define CLIP_SIGMA 10.0
 
-/* splitmix64 + Box-Muller, as in test-degrain.c */
-static guint64
-splitmix64 (guint64 * state)
-{
-  guint64 z = (*state += 0x9e3779b97f4a7c15ULL);
-
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-static double
-gauss (guint64 * state)
-{
-  double u1 = ((splitmix64 (state) >> 11) + 1) * (1.0 / 9007199254740992.0);
-  double u2 = (splitmix64 (state) >> 11) * (1.0 / 9007199254740992.0);
-
-  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
-}
-
-static guint8
-clip_u8 (double v)
-{
-  v = floor (v + 0.5);
-  return v < 0.0 ? 0 : v > 255.0 ? 255 : (guint8) v;
-}
-
 /* Component @c of shot @shot: smooth, in 8-bit units. Luma is the
  * reference's texture (test-temporal-ref.c); the two shots differ
  * everywhere (mean square 3400 against the cut test's 600) */
@@ -213,9 +186,9 @@ clip_init (Clip * clip, const gchar * format, guint n, guint cut,
         for (x = 0; x < w; x++) {
           double v = pattern (t >= cut, c, x, y, w, h);
 
-          clip->clean[t][c][y * w + x] = clip_u8 (v);
-          data[(gsize) y * stride + x] = clip_u8 (v + CLIP_SIGMA *
-              gauss (&state));
+          clip->clean[t][c][y * w + x] = cfx_test_clip_u8 (v);
+          data[(gsize) y * stride + x] = cfx_test_clip_u8 (v + CLIP_SIGMA *
+              cfx_test_gauss (&state));
         }
     }
     gst_video_frame_unmap (&f);

@@ -47,32 +47,6 @@ static const gchar *clip_names[] = { "pan", "pan-whole", "still", "cut",
   "random"
 };
 
-static guint64
-splitmix64 (guint64 * state)
-{
-  guint64 z = (*state += 0x9e3779b97f4a7c15ULL);
-
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-static double
-gauss (guint64 * state)
-{
-  double u1 = ((splitmix64 (state) >> 11) + 1) * (1.0 / 9007199254740992.0);
-  double u2 = (splitmix64 (state) >> 11) * (1.0 / 9007199254740992.0);
-
-  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
-}
-
-static guint8
-clip_u8 (double v)
-{
-  v = floor (v + 0.5);
-  return (guint8) (v < 0 ? 0 : v > 255 ? 255 : v);
-}
-
 static double
 texture (gint kind, double x, double y)
 {
@@ -110,10 +84,10 @@ make_clip (Clip clip, gint w, gint h, double sigma, guint64 seed)
             v = texture (t < 3 ? 0 : 1, x, y);
             break;
           default:
-            f[i] = (guint8) splitmix64 (&state);
+            f[i] = (guint8) cfx_test_splitmix64 (&state);
             continue;
         }
-        f[i] = clip_u8 (v + sigma * gauss (&state));
+        f[i] = cfx_test_clip_u8 (v + sigma * cfx_test_gauss (&state));
       }
   return f;
 }
@@ -177,7 +151,8 @@ dev_clip_upload10 (DevClip * d, const guint8 * frames, gint w, gint h,
   for (t = 0; t < N_FRAMES; t++) {
     for (y = 0; y < h; y++)
       for (x = 0; x < d->pitch / 2; x++) {
-        guint16 junk = (guint16) splitmix64 (&state) & ~(0x3FFu << shift);
+        guint16 junk = (guint16) cfx_test_splitmix64 (&state) &
+            ~(0x3FFu << shift);
         guint16 v = x < w ? frames[((gsize) t * h + y) * w + x] * 4 : 0;
 
         host[(gsize) y * (d->pitch / 2) + x] = (guint16) ((v << shift) |
@@ -486,8 +461,8 @@ chroma_case (gboolean packed, gint w, gint h)
     for (c = 1; c < 3; c++)
       for (y = 0; y < ch; y++)
         for (x = 0; x < cw; x++) {
-          guint8 v = clip_u8 (128 + 20 * sin (0.3 * x + c) + 8 * gauss
-              (&state));
+          guint8 v = cfx_test_clip_u8 (128 + 20 * sin (0.3 * x + c) +
+              8 * cfx_test_gauss (&state));
 
           if (packed)
             host[t][(gsize) y * pitch + 4 * x + (c == 1 ? 0 : 2)] = v;

@@ -36,33 +36,6 @@ static const gchar *formats[] = { "UYVY", "YUY2", "I420", "YV12", "NV12",
 
 /* ---- content ---------------------------------------------------------- */
 
-/* splitmix64 + Box-Muller: the noise of tests/reference/degrain-quality.c */
-static guint64
-splitmix64 (guint64 * state)
-{
-  guint64 z = (*state += 0x9e3779b97f4a7c15ULL);
-
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-static double
-gauss (guint64 * state)
-{
-  double u1 = ((splitmix64 (state) >> 11) + 1) * (1.0 / 9007199254740992.0);
-  double u2 = (splitmix64 (state) >> 11) * (1.0 / 9007199254740992.0);
-
-  return sqrt (-2.0 * log (u1)) * cos (2.0 * G_PI * u2);
-}
-
-static guint8
-clip_u8 (double v)
-{
-  v = floor (v + 0.5);
-  return v < 0.0 ? 0 : v > 255.0 ? 255 : (guint8) v;
-}
-
 typedef enum
 {
   CONTENT_RANDOM,               /* uniform bytes */
@@ -98,8 +71,9 @@ make_content (guint8 * p, gint w, gint h, Content content, double sigma,
   }
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++)
-      p[(gsize) y * w + x] = clip_u8 (natural_value (x, y, w, h, seed) +
-          sigma * gauss (&state));
+      p[(gsize) y * w + x] =
+          cfx_test_clip_u8 (natural_value (x, y, w, h, seed) +
+          sigma * cfx_test_gauss (&state));
 }
 
 /* The same natural content at @depth bits (8-bit units times 2^(depth -
@@ -115,7 +89,7 @@ make_content16 (guint16 * p, gint w, gint h, gint depth, double sigma,
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
       double v = floor ((natural_value (x, y, w, h, seed) + sigma *
-              gauss (&state)) * scale + 0.5);
+              cfx_test_gauss (&state)) * scale + 0.5);
       p[(gsize) y * w + x] = (guint16) CLAMP (v, 0.0, max);
     }
 }
@@ -790,7 +764,8 @@ GST_START_TEST (test_quality_skimage)
       out = g_malloc (n);
       want = g_malloc (n);
       for (k = 0; k < n; k++)
-        noisy[k] = clip_u8 (clean[k] + sigmas[s] * gauss (&state));
+        noisy[k] = cfx_test_clip_u8 (clean[k] + sigmas[s] *
+            cfx_test_gauss (&state));
 
       rn.data = noisy;
       rn.stride = rn.width = w;
@@ -1043,10 +1018,10 @@ GST_START_TEST (test_quality_10bit)
       want10 = g_malloc (n * 2);
       /* one noise draw for both depths */
       for (k = 0; k < n; k++) {
-        double g = sigmas[s] * gauss (&state);
+        double g = sigmas[s] * cfx_test_gauss (&state);
         double v10 = floor (4.0 * (clean[k] + g) + 0.5);
 
-        noisy8[k] = clip_u8 (clean[k] + g);
+        noisy8[k] = cfx_test_clip_u8 (clean[k] + g);
         clean10[k] = (guint16) (4 * clean[k]);
         noisy10[k] = (guint16) CLAMP (v10, 0.0, 1023.0);
       }
@@ -1806,7 +1781,8 @@ GST_START_TEST (test_message_estimate)
         for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&vf, c); y++)
           for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&vf, c); x++)
             d[(gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (&vf, c) + (gsize) x *
-                ps] = clip_u8 (128.0 + noise * gauss (&state));
+                ps] = cfx_test_clip_u8 (128.0 + noise *
+            cfx_test_gauss (&state));
       }
       gst_video_frame_unmap (&vf);
       GST_BUFFER_PTS (buf) = n * GST_SECOND / 10;
