@@ -19,7 +19,9 @@
 #include "cfx-test.h"
 
 #include <gst/app/app.h>
+#include <execinfo.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -602,7 +604,8 @@ GST_END_TEST;
 
 /* Without a fork (CK_FORK=no) check has no time limit: a test that hangs
  * would hold the GPU host until the runner's limit. Each test gets
- * WATCH_S seconds; past that the process says which test hung and exits. */
+ * WATCH_S seconds; past that the process says which test hung, where the
+ * test's thread waits (its stack), and exits. */
 #define WATCH_S 150
 
 static const gchar *test_names[] = { "test_radius_range",
@@ -611,18 +614,27 @@ static const gchar *test_names[] = { "test_radius_range",
 };
 
 static guint test_index;
+static pthread_t test_thread;
 
 static void
 on_alarm (int sig)
 {
   static const char msg[] = " still running after the watchdog's limit: "
-      "hung, exiting\n";
+      "hung; the test thread's stack:\n";
   const char *name = test_index > 0 && test_index <= G_N_ELEMENTS
       (test_names) ? test_names[test_index - 1] : "a test";
+  void *frames[64];
+  int n;
 
-  (void) sig;
+  /* the alarm may land on a streaming thread: pass it to the test's */
+  if (!pthread_equal (pthread_self (), test_thread)) {
+    pthread_kill (test_thread, sig);
+    return;
+  }
   if (write (2, name, strlen (name)) < 0 || write (2, msg, sizeof msg - 1) < 0)
     _exit (3);
+  n = backtrace (frames, G_N_ELEMENTS (frames));
+  backtrace_symbols_fd (frames, n, 2);
   _exit (3);
 }
 
@@ -630,6 +642,7 @@ static void
 watch_start (void)
 {
   test_index++;
+  test_thread = pthread_self ();
   signal (SIGALRM, on_alarm);
   alarm (WATCH_S);
 }
