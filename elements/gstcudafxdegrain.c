@@ -654,8 +654,6 @@ degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
     if (!gst_cuda_fx_check (self, err, "Estimating the noise of a %dx%d %s "
             "frame", width, height, GST_VIDEO_INFO_NAME (&in->video.info)))
       return GST_FLOW_ERROR;
-    if (!queue_readback (self, stream))
-      return GST_FLOW_ERROR;
     params.sigma_scale = cfx_temporal_noise_scale_device (self->temporal);
     src = mean;
   } else {
@@ -668,7 +666,9 @@ degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
           height, GST_VIDEO_INFO_NAME (&in->video.info)))
     return GST_FLOW_ERROR;
 
-  if (!window && !queue_readback (self, stream))
+  /* (the estimate, of the input in both modes, is not touched by a
+   * degrain that does not estimate) */
+  if (!queue_readback (self, stream))
     return GST_FLOW_ERROR;
 
   post_message (self, in->video.buffer, used, automatic, params.levels);
@@ -682,7 +682,15 @@ gst_cuda_fx_degrain_outputs_for (GstCudaFxFilter * filter, GstBuffer * input)
   return 1;
 }
 
-/* Every frame comes through the history (of no neighbours at radius 0) */
+/* temporal-radius 0: the window is empty and the base class transforms
+ * each frame as it comes */
+static GstFlowReturn
+gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
+    GstCudaFxFrame * out, cudaStream_t stream)
+{
+  return degrain_frame (GST_CUDA_FX_DEGRAIN (filter), in, NULL, out, stream);
+}
+
 static GstFlowReturn
 gst_cuda_fx_degrain_process_window (GstCudaFxFilter * filter,
     const GstCudaFxWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
@@ -896,6 +904,7 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
   trans_class->stop = gst_cuda_fx_degrain_stop;
   trans_class->sink_event = gst_cuda_fx_degrain_sink_event;
   filter_class->set_info = gst_cuda_fx_degrain_set_info;
+  filter_class->process = gst_cuda_fx_degrain_process;
   filter_class->outputs_for = gst_cuda_fx_degrain_outputs_for;
   filter_class->process_window = gst_cuda_fx_degrain_process_window;
 

@@ -122,10 +122,20 @@ gst_cuda_fx_filter_get_property (GObject * object, guint prop_id,
   }
 }
 
+/* A filter with a window: a class with process_window, unless the element
+ * set a window of no neighbours and has a process () (then every frame is
+ * a plain transform: metadata, offsets and DTS kept as GstBaseTransform
+ * keeps them) */
 static gboolean
 is_temporal (gpointer filter)
 {
-  return GST_CUDA_FX_FILTER_GET_CLASS (filter)->process_window != NULL;
+  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (filter);
+  GstCudaFxFilterPrivate *priv = PRIV (filter);
+
+  if (!klass->process_window)
+    return FALSE;
+  return !(klass->process && priv->own_window && priv->own_past == 0
+      && priv->own_future == 0);
 }
 
 static void
@@ -259,7 +269,7 @@ ensure_history (GstBaseTransform * trans)
   }
   priv->past = past;
   priv->future = future;
-  if (klass->process_window && !priv->history) {
+  if (is_temporal (trans) && !priv->history) {
     g_assert (klass->outputs_for != NULL);
     priv->history = gst_cuda_fx_history_new (past, future);
   }
