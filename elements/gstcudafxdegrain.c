@@ -695,10 +695,9 @@ static GstFlowReturn
 gst_cuda_fx_degrain_process_window (GstCudaFxFilter * filter,
     const GstCudaFxWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
 {
-  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
-
-  return degrain_frame (self, window->frames[window->past],
-      self->radius > 0 ? window : NULL, out, stream);
+  /* (radius 0 has no window: process () makes its frames) */
+  return degrain_frame (GST_CUDA_FX_DEGRAIN (filter),
+      window->frames[window->past], window, out, stream);
 }
 
 /* The window is the radius: fixed from start to stop */

@@ -253,6 +253,17 @@ gst_cuda_fx_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       (trans, direction, query);
 }
 
+/* The element's own window (set_window), else the class's */
+static void
+wanted_window (GstBaseTransform * trans, guint * past, guint * future)
+{
+  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
+  GstCudaFxFilterPrivate *priv = PRIV (trans);
+
+  *past = priv->own_window ? priv->own_past : klass->past;
+  *future = priv->own_window ? priv->own_future : klass->future;
+}
+
 /* Temporal filters: the history (the class is complete only after
  * instance init) */
 static void
@@ -260,8 +271,9 @@ ensure_history (GstBaseTransform * trans)
 {
   GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
-  guint past = priv->own_window ? priv->own_past : klass->past;
-  guint future = priv->own_window ? priv->own_future : klass->future;
+  guint past, future;
+
+  wanted_window (trans, &past, &future);
 
   if (priv->history && (past != priv->past || future != priv->future)) {
     gst_cuda_fx_history_free (priv->history);
@@ -881,10 +893,9 @@ static void
 gst_cuda_fx_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buf)
 {
-  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
-  GstCudaFxFilterPrivate *priv = PRIV (trans);
-  guint future = priv->own_window ? priv->own_future : klass->future;
+  guint past, future;
 
+  wanted_window (trans, &past, &future);
   /* temporal filters with a look-ahead sync when they render an input, not
    * when it comes; without one, it is rendered as it comes */
   if (!is_temporal (trans) || future == 0)

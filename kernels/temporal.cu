@@ -234,15 +234,19 @@ comp_of (const CfxPlane & p)
   return c;
 }
 
-/* the integer sample (unused bits dropped) */
+/* the integer sample at @p (unused bits dropped) */
 __device__ __forceinline__ int
-raw (const Comp & c, int x, int y)
+raw_at (const Comp & c, const uint8_t * p)
 {
-  const uint8_t *p = c.data + (size_t) y * c.pitch + (size_t) x * c.step;
-
   if (c.bytes == 1)
     return __ldg (p);
   return (int) ((__ldg ((const uint16_t *) p) >> c.shift) & c.mask);
+}
+
+__device__ __forceinline__ int
+raw (const Comp & c, int x, int y)
+{
+  return raw_at (c, c.data + (size_t) y * c.pitch + (size_t) x * c.step);
 }
 
 /* in 8-bit units, mirrored coordinates */
@@ -252,18 +256,18 @@ sample8 (const Comp & c, int x, int y)
   return (float) raw (c, mirror (x, c.width), mirror (y, c.height)) * c.to8;
 }
 
-/* a value in 8-bit units, rounded to the component's grid and clipped */
+/* a value in 8-bit units, rounded to @c's grid and clipped, into sample x
+ * of a planar @row with @c's sample layout */
 __device__ __forceinline__ void
-store8 (uint8_t * row, int x, int bytes, int shift, float from8, float top,
-    float v8)
+store8 (uint8_t * row, int x, const Comp & c, float v8)
 {
-  float v = floorf (__fadd_rn (__fmul_rn (v8, from8), 0.5f));
+  float v = floorf (__fadd_rn (__fmul_rn (v8, c.from8), 0.5f));
 
-  v = fminf (fmaxf (v, 0.f), top);
-  if (bytes == 1)
+  v = fminf (fmaxf (v, 0.f), c.top);
+  if (c.bytes == 1)
     row[x] = (uint8_t) v;
   else
-    ((uint16_t *) row)[x] = (uint16_t) ((unsigned) v << shift);
+    ((uint16_t *) row)[x] = (uint16_t) ((unsigned) v << c.shift);
 }
 
 /* ---- search images --------------------------------------------------- */
@@ -500,12 +504,9 @@ bicubic (const Comp & c, float x, float y)
         c.pitch;
     float r = 0.f;
 #pragma unroll
-    for (int i = 0; i < 4; i++) {
-      int v = c.bytes == 1 ? __ldg (row + xo[i]) :
-          (int) ((__ldg ((const uint16_t *) (row + xo[i])) >> c.shift) &
-          c.mask);
-      r = __fadd_rn (r, __fmul_rn (wx[i], (float) v * c.to8));
-    }
+    for (int i = 0; i < 4; i++)
+      r = __fadd_rn (r, __fmul_rn (wx[i], (float) raw_at (c, row + xo[i]) *
+              c.to8));
     sum = __fadd_rn (sum, __fmul_rn (wy[j], r));
   }
   return sum;
@@ -672,8 +673,8 @@ luma_mean (const __grid_constant__ MeanArgs a)
   double v = 0.0;
   if (inside) {
     float norm = __fadd_rn (1.0f, wsum);
-    store8 (a.mean + (size_t) y * a.mean_pitch, x, a.cur.bytes, a.cur.shift,
-        a.cur.from8, a.cur.top, __fdiv_rn (acc, norm));
+    store8 (a.mean + (size_t) y * a.mean_pitch, x, a.cur,
+        __fdiv_rn (acc, norm));
     v = (double) __fdiv_rn (__fadd_rn (1.0f, w2sum), __fmul_rn (norm, norm));
   }
   v = block_sum (v);
@@ -725,8 +726,8 @@ chroma_mean (const __grid_constant__ ChromaArgs a)
       wsum += wt;
     }
   }
-  store8 (a.mean[c] + (size_t) y * a.mean_pitch[c], x, cur.bytes, cur.shift,
-      cur.from8, cur.top, acc / (1.f + wsum));
+  store8 (a.mean[c] + (size_t) y * a.mean_pitch[c], x, cur,
+      acc / (1.f + wsum));
 }
 
 /* sums[i] = the sum of the @n partial sums parts[i * n ..], in a fixed
