@@ -22,11 +22,14 @@
 #include "cfx-reference.h"
 
 #include <gst/app/app.h>
+#include <dirent.h>
 #include <execinfo.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define FRAME ((GstClockTime) (GST_SECOND / 25))
@@ -36,11 +39,40 @@
   "framerate=25/1 ! cudafxupload ! cudadegrain name=d temporal-radius=%d " \
   "! cudafxdownload ! appsink name=out sync=true"
 
+/* ---- pipelines a failed check leaves running --------------------------- */
+
+/* Tests run in one process (CK_FORK=no): a failed check leaves its test at
+ * once, with its pipeline still playing, and the next test's end (which
+ * waits for every streaming task) would wait for ever. Every pipeline
+ * started here is recorded, and the fixture's teardown stops what is left. */
+static GPtrArray *pipelines;
+
+static GstElement *
+tracked (GstElement * pipeline)
+{
+  if (!pipelines)
+    pipelines = g_ptr_array_new_with_free_func (gst_object_unref);
+  if (pipeline)
+    g_ptr_array_add (pipelines, gst_object_ref (pipeline));
+  return pipeline;
+}
+
+static void
+stop_tracked (void)
+{
+  guint i;
+
+  for (i = 0; pipelines && i < pipelines->len; i++)
+    gst_element_set_state (g_ptr_array_index (pipelines, i), GST_STATE_NULL);
+  if (pipelines)
+    g_ptr_array_set_size (pipelines, 0);
+}
+
 /* ---- running frames through the element ------------------------------ */
 
 /* Every sample of @pipeline's appsink "out" up to EOS, after @first (one
- * pulled already, taken; or NULL): @n frames in all, PTS k * 40 ms,
- * duration 40 ms */
+ * pulled already, taken; or NULL): @n frames in all, 40 ms apart (a
+ * live source starts at its running time, not 0), each lasting 40 ms */
 static GPtrArray *
 collect_frames (GstElement * pipeline, GstSample * first, guint n,
     const gchar * what)
@@ -49,6 +81,7 @@ collect_frames (GstElement * pipeline, GstSample * first, guint n,
   GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_sample_unref);
   GstSample *sample;
+  GstClockTime pts0;
   guint k;
 
   if (first)
@@ -58,11 +91,14 @@ collect_frames (GstElement * pipeline, GstSample * first, guint n,
   cfx_test_fail_on_error (pipeline, what);
   fail_unless (samples->len == n, "%s: %u frames out of %u", what,
       samples->len, n);
+  pts0 = GST_BUFFER_PTS (gst_sample_get_buffer (g_ptr_array_index (samples,
+              0)));
   for (k = 0; k < samples->len; k++) {
     GstBuffer *b = gst_sample_get_buffer (g_ptr_array_index (samples, k));
 
-    fail_unless (GST_BUFFER_PTS (b) == k * FRAME, "%s: frame %u at %"
-        GST_TIME_FORMAT, what, k, GST_TIME_ARGS (GST_BUFFER_PTS (b)));
+    fail_unless (GST_BUFFER_PTS (b) == pts0 + k * FRAME, "%s: frame %u at %"
+        GST_TIME_FORMAT ", the first at %" GST_TIME_FORMAT, what, k,
+        GST_TIME_ARGS (GST_BUFFER_PTS (b)), GST_TIME_ARGS (pts0));
     fail_unless (GST_BUFFER_DURATION (b) == FRAME, "%s: frame %u lasts %"
         GST_TIME_FORMAT, what, k, GST_TIME_ARGS (GST_BUFFER_DURATION (b)));
   }
@@ -92,7 +128,7 @@ run_appsrc_with (const GstVideoInfo * info, GstBuffer ** frames, guint n,
   gchar *launch = g_strdup_printf ("appsrc name=src format=time ! "
       "cudafxupload ! cudadegrain temporal-radius=%d sigma=10 %s ! "
       "cudafxdownload ! appsink name=out sync=false", radius, more);
-  GstElement *pipeline = gst_parse_launch (launch, NULL);
+  GstElement *pipeline = tracked (gst_parse_launch (launch, NULL));
   GstElement *src;
   GstCaps *caps = gst_video_info_to_caps (info);
   GPtrArray *samples;
@@ -280,7 +316,8 @@ GST_START_TEST (test_every_frame_out)
               "appsink name=out sync=false", frames, formats[f],
               sizes[s][0], sizes[s][1], r, frames == 2 ? 0 : 8);
           GstStateChangeReturn ret;
-          GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
+          GstElement *pipeline = tracked (cfx_test_start_pipeline (launch,
+          &ret));
           GPtrArray *samples;
           GstVideoInfo info;
 
@@ -341,7 +378,8 @@ GST_START_TEST (test_latency)
   for (r = 0; r <= 3; r++) {
     gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, r);
     GstStateChangeReturn ret;
-    GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
+    GstElement *pipeline = tracked (cfx_test_start_pipeline (launch,
+          &ret));
     GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
     GstQuery *q = gst_query_new_latency ();
     GstSample *first;
@@ -619,7 +657,8 @@ GST_START_TEST (test_radius_while_playing)
 {
   gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, 1);
   GstStateChangeReturn ret;
-  GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
+  GstElement *pipeline = tracked (cfx_test_start_pipeline (launch,
+          &ret));
   GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
   GstSample *first;
   gint radius = 0;
@@ -710,15 +749,30 @@ static const gchar *test_names[] = { "test_radius_range",
 static guint test_index;
 static pthread_t test_thread;
 
+/* SIGUSR1 on every thread: each writes its own stack */
+static void
+on_dump (int sig)
+{
+  char head[64];
+  void *frames[64];
+  int n = g_snprintf (head, sizeof head, "\n-- thread %ld:\n",
+      (long) syscall (SYS_gettid));
+
+  if (write (2, head, n) < 0)
+    return;
+  n = backtrace (frames, G_N_ELEMENTS (frames));
+  backtrace_symbols_fd (frames, n, 2);
+}
+
 static void
 on_alarm (int sig)
 {
   static const char msg[] = " still running after the watchdog's limit: "
-      "hung; the test thread's stack:\n";
+      "hung; every thread's stack:\n";
   const char *name = test_index > 0 && test_index <= G_N_ELEMENTS
       (test_names) ? test_names[test_index - 1] : "a test";
-  void *frames[64];
-  int n;
+  DIR *tasks;
+  struct dirent *d;
 
   /* the alarm may land on a streaming thread: pass it to the test's */
   if (!pthread_equal (pthread_self (), test_thread)) {
@@ -727,8 +781,19 @@ on_alarm (int sig)
   }
   if (write (2, name, strlen (name)) < 0 || write (2, msg, sizeof msg - 1) < 0)
     _exit (3);
-  n = backtrace (frames, G_N_ELEMENTS (frames));
-  backtrace_symbols_fd (frames, n, 2);
+  signal (SIGUSR1, on_dump);
+  /* opendir is not async-signal-safe; the process ends here anyway */
+  if ((tasks = opendir ("/proc/self/task"))) {
+    while ((d = readdir (tasks))) {
+      long tid = atol (d->d_name);
+
+      if (tid > 0) {
+        syscall (SYS_tgkill, (long) getpid (), tid, SIGUSR1);
+        usleep (100000);
+      }
+    }
+    closedir (tasks);
+  }
   _exit (3);
 }
 
@@ -744,6 +809,7 @@ watch_start (void)
 static void
 watch_stop (void)
 {
+  stop_tracked ();
   alarm (0);
 }
 
