@@ -347,11 +347,22 @@ struct MatchArgs
  * Costs are integers, so this order gives the reference's costs. Groups
  * go their own ways (their shuffles name only their own lanes). */
 #define MATCH_THREADS 256
+/* a CUDA block searches 8 x 4 motion blocks; the reference image around
+ * them, MARGIN samples wider on every side, is in shared memory: the
+ * candidates within +-MARGIN (all of the coarsest level's, most of the
+ * others) read it there, farther ones read global memory */
+#define MATCH_TX 8
+#define MATCH_TY 4
+#define MARGIN 8
+#define RT_W (MATCH_TX * BLK + 2 * MARGIN)
+#define RT_H (MATCH_TY * BLK + 2 * MARGIN)
 
 struct BlockCtx
 {
   unsigned mask;                /* the group's lanes */
   const int *ref;
+  const int *tile;              /* ref at (tx0 .., ty0 ..), mirrored */
+  int tx0, ty0;
   int col;                      /* this lane's column, x */
   bool col_ok;
   int y0, rows, n;              /* first row, rows and samples in the block */
@@ -363,7 +374,13 @@ block_cost (const MatchArgs & a, const BlockCtx & b, int vx, int vy)
 {
   int sad = 0;
 
-  if (b.col_ok) {
+  if (b.col_ok && abs (vx) <= MARGIN && abs (vy) <= MARGIN) {
+    const int *t = b.tile + (b.y0 + vy - b.ty0) * RT_W + b.col + vx - b.tx0;
+#pragma unroll
+    for (int r = 0; r < BLK; r++)
+      if (r < b.rows)
+        sad += abs (b.cur[r] - t[r * RT_W]);
+  } else if (b.col_ok) {
     int rx = mirror (b.col + vx, a.w);
 #pragma unroll
     for (int r = 0; r < BLK; r++)
@@ -391,17 +408,27 @@ parabola (int cm, int c0, int cp)
 __global__ void __launch_bounds__ (MATCH_THREADS)
 match (const __grid_constant__ MatchArgs a)
 {
-  const int lane = threadIdx.x & (BLK - 1), k = blockIdx.y;
-  const int blk = blockIdx.x * (MATCH_THREADS / BLK) + threadIdx.x / BLK;
-  const bool valid = blk < a.bw * a.bh;
-  const int bx = blk % a.bw, by = blk / a.bw;
+  __shared__ int s_tile[RT_H * RT_W];
+  const int lane = threadIdx.x & (BLK - 1), k = blockIdx.z;
+  const int g = threadIdx.x / BLK;
+  const int bx = blockIdx.x * MATCH_TX + g % MATCH_TX;
+  const int by = blockIdx.y * MATCH_TY + g / MATCH_TX;
+  const bool valid = bx < a.bw && by < a.bh;
+  const int blk = by * a.bw + bx;
   const int2 *parent = a.parent[k];
   BlockCtx b;
 
+  b.ref = a.ref[k];
+  b.tx0 = blockIdx.x * MATCH_TX * BLK - MARGIN;
+  b.ty0 = blockIdx.y * MATCH_TY * BLK - MARGIN;
+  for (int i = threadIdx.x; i < RT_H * RT_W; i += MATCH_THREADS)
+    s_tile[i] = __ldg (&b.ref[(size_t) mirror (b.ty0 + i / RT_W, a.h) * a.w +
+            mirror (b.tx0 + i % RT_W, a.w)]);
+  __syncthreads ();
   if (!valid)
     return;                     /* the whole group */
+  b.tile = s_tile;
   b.mask = 0xFFu << (threadIdx.x & 24);
-  b.ref = a.ref[k];
   b.col = bx * BLK + lane;
   b.col_ok = b.col < a.w;
   b.y0 = by * BLK;
@@ -732,7 +759,7 @@ chroma_mean (const __grid_constant__ ChromaArgs a)
 
 /* sums[i] = the sum of the @n partial sums parts[i * n ..], in a fixed
  * order (one block per sum) */
-__global__ void __launch_bounds__ (256)
+__global__ void __launch_bounds__ (1024)
 sum_parts (const double *parts, int n, double *sums)
 {
   const double *p = parts + (size_t) blockIdx.x * n;
@@ -816,8 +843,9 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       m.pbw = l < LEVELS - 1 ? s->bw[l + 1] : 0;
       m.pbh = l < LEVELS - 1 ? s->bh[l + 1] : 0;
       m.unit = (9 << (2 * l)) << (luma.bytes == 1 ? 0 : cur[0].depth - 8);
-      err = cfx_launch (match, dim3 ((m.bw * m.bh + MATCH_THREADS / BLK - 1) /
-              (MATCH_THREADS / BLK), n), dim3 (MATCH_THREADS), 0, stream, m);
+      err = cfx_launch (match, dim3 ((m.bw + MATCH_TX - 1) / MATCH_TX,
+              (m.bh + MATCH_TY - 1) / MATCH_TY, n), dim3 (MATCH_THREADS), 0,
+          stream, m);
       if (err != cudaSuccess)
         return err;
     }
@@ -836,7 +864,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     err = cfx_launch (warp_error, dim3 ((luma.width + TX - 1) / TX,
             (luma.height + TY - 1) / TY, n), dim3 (TX, TY), 0, stream, wa);
     if (err == cudaSuccess)
-      err = cfx_launch (sum_parts, dim3 (n), dim3 (256), 0, stream,
+      err = cfx_launch (sum_parts, dim3 (n), dim3 (1024), 0, stream,
           (const double *) s->part, s->tiles, s->sse);
     if (err != cudaSuccess)
       return err;
@@ -897,7 +925,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       return err;
   }
 
-  err = cfx_launch (sum_parts, dim3 (1), dim3 (256), 0, stream,
+  err = cfx_launch (sum_parts, dim3 (1), dim3 (1024), 0, stream,
       (const double *) (s->part + (size_t) MAXN * s->tiles), s->tiles,
       s->var);
   if (err != cudaSuccess)
