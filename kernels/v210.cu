@@ -19,11 +19,16 @@
  * Floor: unpack reads 16 bytes and writes 24 per 6 pixels, pack the
  * reverse: 6.67 bytes a pixel (4K: 55.3 MB, 18.9 us at 2.93 TB/s).
  * Access: one thread per group; a warp reads 32 consecutive groups of a row
- * (512 contiguous bytes, one 16-byte load a thread) and writes 32 x 12
- * contiguous luma bytes (three 4-byte stores a thread) and 32 x 6 bytes of
- * each chroma plane (2-byte stores, merged in L2), all within one row.
- * (Two groups a thread, with 8-byte luma and 4-byte chroma stores, was
- * slower on the H100: unpack 37.2 us at 4K against 28.3.) */
+ * (512 contiguous bytes, one 16-byte load a thread). Unpack stages a
+ * block's 128 groups in shared memory and then writes its span of each
+ * plane's row (1536 luma bytes, 768 of each chroma) as consecutive 16-byte
+ * vectors, one a thread, where the span is 16-byte aligned (device rows
+ * are; 2-byte samples otherwise). Each thread storing its own 12 luma and
+ * 6 + 6 chroma bytes straight from registers (4- and 2-byte stores at a
+ * 12- and 6-byte stride) reached 66% of the copy bandwidth at 4K on the
+ * H100; staged, 85% (22.1 against 28.5 us). Pack reads its samples with
+ * 2-byte loads (gathered by L1) and writes one 16-byte vector a thread:
+ * 86% as it is. */
 #include "cudafx-kernels.h"
 #include "kernel-helpers.h"
 
@@ -47,43 +52,60 @@ row16 (const CfxPlane & p, int y)
   return (uint16_t *) (p.data + (size_t) y * p.pitch);
 }
 
-__global__ void __launch_bounds__ (GROUP_THREADS)
-v210_unpack (CfxPlane py, CfxPlane pu, CfxPlane pv, const uint8_t * src,
-    int src_pitch, int width, int height)
+/* @n samples of @s to @dst by the whole block: 16-byte vectors while
+ * @dst is aligned, then (or else) one sample a thread */
+__device__ __forceinline__ void
+store_span (uint16_t * dst, const uint16_t * s, int n)
 {
-  int g = blockIdx.x * GROUP_THREADS + threadIdx.x, row = blockIdx.y;
-  int x = g * 6, cx = g * 3, cw = (width + 1) / 2;
+  int done = 0;
 
-  if (x >= width)
-    return;
-  uint4 w = __ldg ((const uint4 *) (src + (size_t) row * src_pitch) + g);
-  unsigned Y[6] = { sample (w.x, 1), sample (w.y, 0), sample (w.y, 2),
-    sample (w.z, 1), sample (w.w, 0), sample (w.w, 2)
-  };
-  unsigned U[3] = { sample (w.x, 0), sample (w.y, 1), sample (w.z, 2) };
-  unsigned V[3] = { sample (w.x, 2), sample (w.z, 0), sample (w.w, 1) };
-  uint16_t *y = row16 (py, row) + x, *u = row16 (pu, row) + cx,
-      *v = row16 (pv, row) + cx;
+  if (((uintptr_t) dst & 15) == 0) {
+    const int vecs = n / 8;
 
-  if (x + 6 <= width && ((uintptr_t) y & 3) == 0) {
-    /* a whole group: luma as three 32-bit stores */
-    uint32_t *y32 = (uint32_t *) y;
-    y32[0] = Y[0] | Y[1] << 16;
-    y32[1] = Y[2] | Y[3] << 16;
-    y32[2] = Y[4] | Y[5] << 16;
-  } else {
-#pragma unroll
-    for (int i = 0; i < 6; i++)
-      if (x + i < width)
-        y[i] = (uint16_t) Y[i];
+    for (int i = threadIdx.x; i < vecs; i += blockDim.x)
+      ((uint4 *) dst)[i] = ((const uint4 *) s)[i];
+    done = vecs * 8;
   }
-#pragma unroll
-  for (int i = 0; i < 3; i++) {
-    if (cx + i < cw) {
-      u[i] = (uint16_t) U[i];
-      v[i] = (uint16_t) V[i];
-    }
+  for (int i = done + threadIdx.x; i < n; i += blockDim.x)
+    dst[i] = s[i];
+}
+
+/* A block unpacks GROUP_THREADS groups of a row into shared memory, then
+ * writes its span of each plane's row */
+__global__ void __launch_bounds__ (GROUP_THREADS)
+v210_unpack (CfxPlane py, CfxPlane pu, CfxPlane pv,
+    const uint8_t * src, int src_pitch, int width, int height)
+{
+  __shared__ __align__ (16) uint16_t s_y[GROUP_THREADS * 6];
+  __shared__ __align__ (16) uint16_t s_u[GROUP_THREADS * 3];
+  __shared__ __align__ (16) uint16_t s_v[GROUP_THREADS * 3];
+  const int row = blockIdx.y, t = threadIdx.x;
+  const int g = blockIdx.x * GROUP_THREADS + t;
+  const int x0 = blockIdx.x * GROUP_THREADS * 6, cx0 = x0 / 2;
+  const int cw = (width + 1) / 2;
+  const int n_y = min (GROUP_THREADS * 6, width - x0);
+  const int n_c = min (GROUP_THREADS * 3, cw - cx0);
+
+  if (g * 6 < width) {
+    uint4 w = __ldg ((const uint4 *) (src + (size_t) row * src_pitch) + g);
+
+    s_y[6 * t + 0] = sample (w.x, 1);
+    s_y[6 * t + 1] = sample (w.y, 0);
+    s_y[6 * t + 2] = sample (w.y, 2);
+    s_y[6 * t + 3] = sample (w.z, 1);
+    s_y[6 * t + 4] = sample (w.w, 0);
+    s_y[6 * t + 5] = sample (w.w, 2);
+    s_u[3 * t + 0] = sample (w.x, 0);
+    s_u[3 * t + 1] = sample (w.y, 1);
+    s_u[3 * t + 2] = sample (w.z, 2);
+    s_v[3 * t + 0] = sample (w.x, 2);
+    s_v[3 * t + 1] = sample (w.z, 0);
+    s_v[3 * t + 2] = sample (w.w, 1);
   }
+  __syncthreads ();
+  store_span (row16 (py, row) + x0, s_y, n_y);
+  store_span (row16 (pu, row) + cx0, s_u, n_c);
+  store_span (row16 (pv, row) + cx0, s_v, n_c);
 }
 
 /* one thread per 16 bytes of the v210 row, padding groups included (they

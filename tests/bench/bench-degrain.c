@@ -288,6 +288,8 @@ bench_temporal (const double *spatial_i420_ms, double spatial_uyvy_4k_ms)
         spatial_i420_ms[kinds[k].w > 1920] : kinds[k].w > 1920 ?
         spatial_uyvy_4k_ms : 0.0;
 
+    if (!bench_case_wanted (kinds[k].name))
+      continue;
     for (r = 1; r <= 2; r++) {
       double all, temporal;
 
