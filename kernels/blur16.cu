@@ -172,13 +172,24 @@ gaussian_rows_tiled (CfxPlane src, float *dst, const double *__restrict__ w,
   taps_to_shared (s_w, w, r);
   if (x0 + (int) threadIdx.x >= n)
     return;
-  for (j = 0; j < ROWS_H && y0 + j < src.height; j++) {
-    const float *t = &tile[j][threadIdx.x + r];
-    float acc = s_w[0] * t[0];
+  /* the thread's ROWS_H outputs side by side, each tap read once */
+  {
+    const int c = threadIdx.x + r;
+    float acc[ROWS_H];
 
-    for (k = 1; k <= r; k++)
-      acc = fmaf (s_w[k], t[-k] + t[k], acc);
-    dst[(size_t) (y0 + j) * n + x0 + threadIdx.x] = acc;
+#pragma unroll
+    for (j = 0; j < ROWS_H; j++)
+      acc[j] = s_w[0] * tile[j][c];
+    for (k = 1; k <= r; k++) {
+      const float wk = s_w[k];
+#pragma unroll
+      for (j = 0; j < ROWS_H; j++)
+        acc[j] = fmaf (wk, tile[j][c - k] + tile[j][c + k], acc[j]);
+    }
+#pragma unroll
+    for (j = 0; j < ROWS_H; j++)
+      if (y0 + j < src.height)
+        dst[(size_t) (y0 + j) * n + x0 + threadIdx.x] = acc[j];
   }
 }
 
@@ -191,7 +202,7 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
   const int x = blockIdx.x * BLOCK_X + threadIdx.x;
   const int y0 = blockIdx.y * COLS_H;
   const int n = dst.height, pitch = dst.width, span = COLS_H + 2 * r;
-  int i, j, k;
+  int i, k;
 
   if (x < pitch)
     for (i = threadIdx.y; i < span; i += BLOCK_Y)
@@ -199,13 +210,33 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
   taps_to_shared (s_w, w, r);
   if (x >= pitch)
     return;
-  for (j = threadIdx.y; j < COLS_H && y0 + j < n; j += BLOCK_Y) {
-    float acc = s_w[0] * tile[j + r][threadIdx.x];
+  /* the thread's outputs (rows threadIdx.y + m * BLOCK_Y) side by side,
+   * each tap read once */
+  {
+    float acc[COLS_H / BLOCK_Y];
+    const int m_n = COLS_H / BLOCK_Y;
+    int m;
 
-    for (k = 1; k <= r; k++)
-      acc = fmaf (s_w[k], tile[j + r - k][threadIdx.x] +
-          tile[j + r + k][threadIdx.x], acc);
-    store_sample (dst, x, y0 + j, (long long) floorf (acc + 0.5f));
+#pragma unroll
+    for (m = 0; m < m_n; m++)
+      acc[m] = s_w[0] * tile[threadIdx.y + m * BLOCK_Y + r][threadIdx.x];
+    for (k = 1; k <= r; k++) {
+      const float wk = s_w[k];
+#pragma unroll
+      for (m = 0; m < m_n; m++) {
+        const int j = threadIdx.y + m * BLOCK_Y + r;
+
+        acc[m] = fmaf (wk, tile[j - k][threadIdx.x] + tile[j + k][threadIdx.x],
+            acc[m]);
+      }
+    }
+#pragma unroll
+    for (m = 0; m < m_n; m++) {
+      const int y = y0 + threadIdx.y + m * BLOCK_Y;
+
+      if (y < n)
+        store_sample (dst, x, y, (long long) floorf (acc[m] + 0.5f));
+    }
   }
 }
 
