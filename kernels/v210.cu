@@ -87,20 +87,25 @@ v210_unpack (CfxPlane py, CfxPlane pu, CfxPlane pv,
   const int n_c = min (GROUP_THREADS * 3, cw - cx0);
 
   if (g * 6 < width) {
-    uint4 w = __ldg ((const uint4 *) (src + (size_t) row * src_pitch) + g);
+    const uint4 w = __ldg ((const uint4 *) (src + (size_t) row *
+            src_pitch) + g);
+    const unsigned word[4] = { w.x, w.y, w.z, w.w };
+    /* word and slot of Y0..Y5 and of Cb0..Cb2, Cr0..Cr2 (the table
+     * above) */
+    const int y_word[6] = { 0, 1, 1, 2, 3, 3 }, y_slot[6] = { 1, 0, 2, 1, 0,
+      2
+    };
+    const int u_word[3] = { 0, 1, 2 }, u_slot[3] = { 0, 1, 2 };
+    const int v_word[3] = { 0, 2, 3 }, v_slot[3] = { 2, 0, 1 };
 
-    s_y[6 * t + 0] = sample (w.x, 1);
-    s_y[6 * t + 1] = sample (w.y, 0);
-    s_y[6 * t + 2] = sample (w.y, 2);
-    s_y[6 * t + 3] = sample (w.z, 1);
-    s_y[6 * t + 4] = sample (w.w, 0);
-    s_y[6 * t + 5] = sample (w.w, 2);
-    s_u[3 * t + 0] = sample (w.x, 0);
-    s_u[3 * t + 1] = sample (w.y, 1);
-    s_u[3 * t + 2] = sample (w.z, 2);
-    s_v[3 * t + 0] = sample (w.x, 2);
-    s_v[3 * t + 1] = sample (w.z, 0);
-    s_v[3 * t + 2] = sample (w.w, 1);
+#pragma unroll
+    for (int i = 0; i < 6; i++)
+      s_y[6 * t + i] = sample (word[y_word[i]], y_slot[i]);
+#pragma unroll
+    for (int i = 0; i < 3; i++) {
+      s_u[3 * t + i] = sample (word[u_word[i]], u_slot[i]);
+      s_v[3 * t + i] = sample (word[v_word[i]], v_slot[i]);
+    }
   }
   __syncthreads ();
   store_span (row16 (py, row) + x0, s_y, n_y);
