@@ -56,6 +56,18 @@ store_sample (const CfxPlane & p, int x, int y, long long v)
       (uint16_t) (v << p.shift);
 }
 
+/* @v rounded to nearest (halves up) and clipped, as store_sample does
+ * with floor (v + 0.5), in float: v is far from the integer limits */
+__device__ __forceinline__ void
+store_rounded (const CfxPlane & p, int x, int y, float v)
+{
+  const float top = (float) ((1u << p.depth) - 1);
+  const float r = fminf (fmaxf (floorf (v + 0.5f), 0.f), top);
+
+  *(uint16_t *) (p.data + (size_t) y * p.pitch + (size_t) x * p.step) =
+      (uint16_t) ((unsigned) r << p.shift);
+}
+
 /* ---- Gaussian --------------------------------------------------------- */
 
 /* w[k] for k = 0 .. r: exp (-k^2 / (2 sigma^2)) over the sum of all 2 r +
@@ -144,6 +156,7 @@ gaussian_columns (const float *__restrict__ src, CfxPlane dst,
 #define ROWS_W 256              /* outputs a row tile: 256 columns... */
 #define ROWS_H 4                /* ... of 4 rows */
 #define COLS_H 64               /* outputs a column tile: 32 columns x 64 */
+#define ORIGIN TILE_MAX_RADIUS  /* a row tile's first output sample */
 
 /* The taps as floats in shared memory, for a block's sums */
 __device__ __forceinline__ void
@@ -160,21 +173,61 @@ __global__ void __launch_bounds__ (ROWS_W)
 gaussian_rows_tiled (CfxPlane src, float *dst, const double *__restrict__ w,
     int r)
 {
-  __shared__ float tile[ROWS_H][ROWS_W + 2 * TILE_MAX_RADIUS];
+  /* sample x0 + i of a row at column ORIGIN + i: the interior starts
+   * 16-byte aligned whatever r */
+  __shared__ __align__ (16) float tile[ROWS_H][ROWS_W + 2 * TILE_MAX_RADIUS];
   __shared__ float s_w[TILE_MAX_RADIUS + 1];
   const int x0 = blockIdx.x * ROWS_W, y0 = blockIdx.y * ROWS_H;
-  const int n = src.width, span = ROWS_W + 2 * r;
+  const int n = src.width;
+  const bool vectors = src.step == 2 && x0 + ROWS_W <= n
+      && ((uintptr_t) src.data & 15) == 0 && (src.pitch & 15) == 0;
   int i, j, k;
 
-  for (j = 0; j < ROWS_H && y0 + j < src.height; j++)
-    for (i = threadIdx.x; i < span; i += ROWS_W)
-      tile[j][i] = load_sample (src, mirror (x0 - r + i, n), y0 + j);
+  if (vectors) {
+    /* the interior as 16-byte vectors of 8 samples, the halos one sample
+     * a thread (mirrored) */
+    const int per_row = ROWS_W / 8;
+    const unsigned mask = (1u << src.depth) - 1;
+
+    for (i = threadIdx.x; i < ROWS_H * per_row; i += ROWS_W) {
+      const int jj = i / per_row, v = i % per_row;
+
+      if (y0 + jj < src.height) {
+        const uint4 q = __ldg ((const uint4 *) (src.data + (size_t) (y0 +
+                    jj) * src.pitch + (size_t) x0 * 2) + v);
+        const unsigned word[4] = { q.x, q.y, q.z, q.w };
+        float f[8];
+
+#pragma unroll
+        for (int m = 0; m < 8; m++)
+          f[m] = (float) ((word[m / 2] >> (16 * (m % 2)) & 0xffffu) >>
+              src.shift & mask);
+        ((float4 *) & tile[jj][ORIGIN + 8 * v])[0] =
+            make_float4 (f[0], f[1], f[2], f[3]);
+        ((float4 *) & tile[jj][ORIGIN + 8 * v])[1] =
+            make_float4 (f[4], f[5], f[6], f[7]);
+      }
+    }
+    for (i = threadIdx.x; i < ROWS_H * 2 * r; i += ROWS_W) {
+      const int jj = i / (2 * r), h = i % (2 * r);
+      const int dx = h < r ? h - r : ROWS_W + h - r;
+
+      if (y0 + jj < src.height)
+        tile[jj][ORIGIN + dx] = load_sample (src, mirror (x0 + dx, n),
+            y0 + jj);
+    }
+  } else {
+    for (j = 0; j < ROWS_H && y0 + j < src.height; j++)
+      for (i = threadIdx.x; i < ROWS_W + 2 * r; i += ROWS_W)
+        tile[j][ORIGIN - r + i] = load_sample (src, mirror (x0 - r + i, n),
+            y0 + j);
+  }
   taps_to_shared (s_w, w, r);
   if (x0 + (int) threadIdx.x >= n)
     return;
   /* the thread's ROWS_H outputs side by side, each tap read once */
   {
-    const int c = threadIdx.x + r;
+    const int c = ORIGIN + threadIdx.x;
     float acc[ROWS_H];
 
 #pragma unroll
@@ -235,7 +288,7 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
       const int y = y0 + threadIdx.y + m * BLOCK_Y;
 
       if (y < n)
-        store_sample (dst, x, y, (long long) floorf (acc[m] + 0.5f));
+        store_rounded (dst, x, y, acc[m]);
     }
   }
 }
