@@ -22,8 +22,10 @@
  * direct sums cost 2 r + 1 loads an output (its time grows with sigma).
  * Access: up to radius 64 (sigma 21) the Gaussian's passes stage a tile
  * and its mirrored halo in shared memory with coalesced loads (rows: 256
- * x 4 outputs a block; columns: 32 x 64) and sum from there; above, each
- * tap is a load of its own (threads of a warp take 32 neighbouring
+ * x 4 outputs a block, a planar row's interior read as 16-byte vectors of
+ * 8 samples; columns: 32 x 64) and sum from there, each thread keeping its
+ * outputs side by side so that a tap is read once for all of them; above,
+ * each tap is a load of its own (threads of a warp take 32 neighbouring
  * columns, so a vertical tap is one coalesced load; border columns and
  * rows mirror, the others skip the mirror arithmetic). The box's row
  * pass has each thread walk its own run of a row (through L1). What the 8-bit kernels do to stay at memory speed
