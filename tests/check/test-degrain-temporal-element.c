@@ -316,8 +316,8 @@ GST_START_TEST (test_every_frame_out)
               "appsink name=out sync=false", frames, formats[f],
               sizes[s][0], sizes[s][1], r, frames == 2 ? 0 : 8);
           GstStateChangeReturn ret;
-          GstElement *pipeline = tracked (cfx_test_start_pipeline (launch,
-          &ret));
+          GstElement *pipeline =
+              tracked (cfx_test_start_pipeline (launch, &ret));
           GPtrArray *samples;
           GstVideoInfo info;
 
@@ -378,8 +378,8 @@ GST_START_TEST (test_latency)
   for (r = 0; r <= 3; r++) {
     gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, r);
     GstStateChangeReturn ret;
-    GstElement *pipeline = tracked (cfx_test_start_pipeline (launch,
-          &ret));
+    GstElement *pipeline =
+        tracked (cfx_test_start_pipeline (launch, &ret));
     GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
     GstQuery *q = gst_query_new_latency ();
     GstSample *first;
@@ -657,8 +657,7 @@ GST_START_TEST (test_radius_while_playing)
 {
   gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, 1);
   GstStateChangeReturn ret;
-  GstElement *pipeline = tracked (cfx_test_start_pipeline (launch,
-          &ret));
+  GstElement *pipeline = tracked (cfx_test_start_pipeline (launch, &ret));
   GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
   GstSample *first;
   gint radius = 0;
