@@ -132,6 +132,17 @@ cfx_test_run_suite (Suite * s)
   return failed == 0 ? 0 : 1;
 }
 
+int
+cfx_test_gpu_main (int *argc, char ***argv, const gchar * name,
+    Suite * (*make) (void))
+{
+  if (!cfx_test_init (argc, argv))
+    return 1;
+  if (!cfx_test_have_gpu ())
+    return cfx_test_no_gpu_exit (name);
+  return cfx_test_run_suite (make ());
+}
+
 guint64
 cfx_test_splitmix64 (guint64 * state)
 {

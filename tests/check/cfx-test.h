@@ -28,6 +28,11 @@ int cfx_test_no_gpu_exit (const gchar * suite);
 /* Runs a suite with CK_FORK=no */
 int cfx_test_run_suite (Suite * s);
 
+/* The whole main() of a GPU suite: init, the no-GPU exit (77, or a
+ * failure with CUDAFX_REQUIRE_GPU=1) named @name, then @make's suite */
+int cfx_test_gpu_main (int *argc, char ***argv, const gchar * name,
+    Suite * (*make) (void));
+
 /* splitmix64: the next 64 random bits of @state */
 guint64 cfx_test_splitmix64 (guint64 * state);
 /* A standard normal sample from @state (Box-Muller over splitmix64: the

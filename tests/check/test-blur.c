@@ -1642,9 +1642,5 @@ blur_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("blur");
-  return cfx_test_run_suite (blur_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "blur", blur_suite);
 }

@@ -202,9 +202,5 @@ blur16_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("cudablur-16bit");
-  return cfx_test_run_suite (blur16_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "cudablur-16bit", blur16_suite);
 }

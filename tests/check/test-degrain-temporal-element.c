@@ -836,9 +836,5 @@ degrain_temporal_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("degrain-temporal-element");
-  return cfx_test_run_suite (degrain_temporal_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "degrain-temporal-element", degrain_temporal_suite);
 }

@@ -1840,9 +1840,5 @@ degrain_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("degrain");
-  return cfx_test_run_suite (degrain_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "degrain", degrain_suite);
 }

@@ -1357,9 +1357,5 @@ deinterlace_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("deinterlace");
-  return cfx_test_run_suite (deinterlace_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "deinterlace", deinterlace_suite);
 }

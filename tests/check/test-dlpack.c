@@ -168,9 +168,5 @@ dlpack_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("dlpack");
-  return cfx_test_run_suite (dlpack_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "dlpack", dlpack_suite);
 }

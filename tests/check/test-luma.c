@@ -346,9 +346,5 @@ luma_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("luma");
-  return cfx_test_run_suite (luma_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "luma", luma_suite);
 }

@@ -215,9 +215,5 @@ temporal_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("temporal");
-  return cfx_test_run_suite (temporal_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "temporal", temporal_suite);
 }

@@ -882,9 +882,5 @@ upload_download_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("upload-download");
-  return cfx_test_run_suite (upload_download_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "upload-download", upload_download_suite);
 }

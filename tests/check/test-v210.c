@@ -246,9 +246,5 @@ v210_suite (void)
 int
 main (int argc, char **argv)
 {
-  if (!cfx_test_init (&argc, &argv))
-    return 1;
-  if (!cfx_test_have_gpu ())
-    return cfx_test_no_gpu_exit ("v210");
-  return cfx_test_run_suite (v210_suite ());
+  return cfx_test_gpu_main (&argc, &argv, "v210", v210_suite);
 }
