@@ -357,7 +357,12 @@ bench_section_degrain (void)
 
     for (m = 0; m < G_N_ELEMENTS (modes); m++) {
       double bytes, samples, t;
+      gchar *name = g_strdup_printf ("%s %s", kinds[k].name, modes[m].name);
+      gboolean wanted = bench_case_wanted (name);
 
+      g_free (name);
+      if (!wanted)
+        continue;
       t = time_degrain (&kinds[k], modes[m].shrink, levels, &bytes, &samples);
       printf ("| %s | %s | %d | %.3f | %.0f | %.0f MB | %.0f | %.0f%% | "
           "%.3f |\n", kinds[k].name, modes[m].name, levels, t * 1e3, 1.0 / t,
