@@ -438,9 +438,18 @@ match (const __grid_constant__ MatchArgs a)
   b.ref = a.ref[k];
   b.tx0 = blockIdx.x * MATCH_TX * BLK - MARGIN;
   b.ty0 = blockIdx.y * MATCH_TY * BLK - MARGIN;
-  for (int i = threadIdx.x; i < RT_H * RT_W; i += MATCH_THREADS)
-    s_tile[i] = __ldg (&b.ref[(size_t) mirror (b.ty0 + i / RT_W, a.h) * a.w +
-            mirror (b.tx0 + i % RT_W, a.w)]);
+  if (b.tx0 >= 0 && b.ty0 >= 0 && b.tx0 + RT_W <= a.w
+      && b.ty0 + RT_H <= a.h) {
+    /* inside the image (most tiles): no mirror */
+    const int *from = b.ref + (size_t) b.ty0 * a.w + b.tx0;
+
+    for (int i = threadIdx.x; i < RT_H * RT_W; i += MATCH_THREADS)
+      s_tile[i] = __ldg (&from[(size_t) (i / RT_W) * a.w + i % RT_W]);
+  } else {
+    for (int i = threadIdx.x; i < RT_H * RT_W; i += MATCH_THREADS)
+      s_tile[i] = __ldg (&b.ref[(size_t) mirror (b.ty0 + i / RT_W, a.h) *
+              a.w + mirror (b.tx0 + i % RT_W, a.w)]);
+  }
   __syncthreads ();
   if (!valid)
     return;                     /* the whole group */
@@ -529,15 +538,40 @@ catmull_rom (float f, float w[4])
   w[3] = __fmul_rn (0.5f, __fsub_rn (f3, f2));
 }
 
+/* The 4x4 window's weighted sum at rows iy - 1 .., columns @xo (byte
+ * offsets); BYTES1: 8-bit samples read as bytes (to8 is 1: the same
+ * products), else through raw_at and scaled */
+template < bool BYTES1 > __device__ __forceinline__ float
+bicubic_sum (const Comp & c, const int *xo, int iy, bool inside,
+    const float *wx, const float *wy)
+{
+  float sum = 0.f;
+
+#pragma unroll
+  for (int j = 0; j < 4; j++) {
+    const uint8_t *row = c.data + (size_t) (inside ? iy - 1 + j :
+        mirror (iy - 1 + j, c.height)) * c.pitch;
+    float r = 0.f;
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      const float v = BYTES1 ? (float) __ldg (row + xo[i]) :
+          (float) raw_at (c, row + xo[i]) * c.to8;
+
+      r = __fadd_rn (r, __fmul_rn (wx[i], v));
+    }
+    sum = __fadd_rn (sum, __fmul_rn (wy[j], r));
+  }
+  return sum;
+}
+
 /* Catmull-Rom sample of @c at (x, y), 8-bit units, mirrored borders: the
  * reference's products and sums in its order. 8-bit samples take a path
- * of their own (byte loads, no scaling: to8 is 1, so the products are the
- * same) and skip the mirror where the 4x4 window is inside the image;
- * this is most of the warps' time. */
+ * of their own (byte loads, no scaling) and the mirror is skipped where
+ * the 4x4 window is inside the image: this is most of the warps' time. */
 __device__ float
 bicubic (const Comp & c, float x, float y)
 {
-  float fx = floorf (x), fy = floorf (y), wx[4], wy[4], sum = 0.f;
+  float fx = floorf (x), fy = floorf (y), wx[4], wy[4];
   int ix = (int) fx, iy = (int) fy, xo[4];
   const bool inside = ix >= 1 && iy >= 1 && ix + 2 < c.width
       && iy + 2 < c.height;
@@ -547,31 +581,8 @@ bicubic (const Comp & c, float x, float y)
 #pragma unroll
   for (int i = 0; i < 4; i++)
     xo[i] = (inside ? ix - 1 + i : mirror (ix - 1 + i, c.width)) * c.step;
-  if (c.bytes == 1) {
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-      const uint8_t *row = c.data + (size_t) (inside ? iy - 1 + j :
-          mirror (iy - 1 + j, c.height)) * c.pitch;
-      float r = 0.f;
-#pragma unroll
-      for (int i = 0; i < 4; i++)
-        r = __fadd_rn (r, __fmul_rn (wx[i], (float) __ldg (row + xo[i])));
-      sum = __fadd_rn (sum, __fmul_rn (wy[j], r));
-    }
-    return sum;
-  }
-#pragma unroll
-  for (int j = 0; j < 4; j++) {
-    const uint8_t *row = c.data + (size_t) (inside ? iy - 1 + j :
-        mirror (iy - 1 + j, c.height)) * c.pitch;
-    float r = 0.f;
-#pragma unroll
-    for (int i = 0; i < 4; i++)
-      r = __fadd_rn (r, __fmul_rn (wx[i], (float) raw_at (c, row + xo[i]) *
-              c.to8));
-    sum = __fadd_rn (sum, __fmul_rn (wy[j], r));
-  }
-  return sum;
+  return c.bytes == 1 ? bicubic_sum < true > (c, xo, iy, inside, wx, wy) :
+      bicubic_sum < false > (c, xo, iy, inside, wx, wy);
 }
 
 /* the warped neighbour's luma at (x, y), from its block's vector */
@@ -678,7 +689,10 @@ struct MeanArgs
 __global__ void __launch_bounds__ (TX * TY)
 luma_mean (const __grid_constant__ MeanArgs a)
 {
-  __shared__ float s_cur[HY][HX], s_warp[HY][HX];
+  /* s_d2: (warped - current)^2 of each sample of the tile, computed once
+   * and summed over each 3x3 window in the reference's order: the same
+   * products and sums as computing them per window */
+  __shared__ float s_cur[HY][HX], s_warp[HY][HX], s_d2[HY][HX];
   const int tid = threadIdx.y * TX + threadIdx.x;
   const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
@@ -705,17 +719,18 @@ luma_mean (const __grid_constant__ MeanArgs a)
        * coordinates */
       int mx = mirror (x0 + hx - 1, a.cur.width);
       int my = mirror (y0 + hy - 1, a.cur.height);
-      s_warp[hy][hx] = __ldg (&a.warped[k][(size_t) my * a.cur.width + mx]);
+      float w = __ldg (&a.warped[k][(size_t) my * a.cur.width + mx]);
+      float d = __fsub_rn (w, s_cur[hy][hx]);
+
+      s_warp[hy][hx] = w;
+      s_d2[hy][hx] = __fmul_rn (d, d);
     }
     __syncthreads ();
     if (inside) {
       float e = 0.f, r, wt;
       for (int dy = 0; dy < 3; dy++)
-        for (int dx = 0; dx < 3; dx++) {
-          float d = __fsub_rn (s_warp[threadIdx.y + dy][threadIdx.x + dx],
-              s_cur[threadIdx.y + dy][threadIdx.x + dx]);
-          e = __fadd_rn (e, __fmul_rn (d, d));
-        }
+        for (int dx = 0; dx < 3; dx++)
+          e = __fadd_rn (e, s_d2[threadIdx.y + dy][threadIdx.x + dx]);
       r = __fdiv_rn (__fdiv_rn (e, 9.0f), a.noise2);
       wt = r <= 1.5f ? 1.0f : r >= 4.0f ? 0.0f : __fdiv_rn (__fsub_rn (4.0f,
               r), 2.5f);
