@@ -153,40 +153,6 @@ mma16816 (float d[4], const uint32_t a[4], uint32_t b0, uint32_t b1,
 #endif
 }
 
-/* 16-byte global -> shared copy that does not wait; only the first
- * @bytes (1 .. 16) are read, the rest of the 16 shared bytes is zeroed */
-__device__ __forceinline__ void
-cp_async16 (void *smem, const void *gmem, int bytes)
-{
-#if __CUDA_ARCH__ >= 800
-  const unsigned s = (unsigned) __cvta_generic_to_shared (smem);
-  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
-      :: "r" (s), "l" (gmem), "r" (bytes) : "memory");
-#else
-  uint8_t *d = (uint8_t *) smem;
-  for (int i = 0; i < 16; i++)
-    d[i] = i < bytes ? ((const uint8_t *) gmem)[i] : 0;
-#endif
-}
-
-__device__ __forceinline__ void
-cp_async_commit (void)
-{
-#if __CUDA_ARCH__ >= 800
-  asm volatile ("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
-/* wait until at most N groups of this thread are in flight */
-template < int N >
-__device__ __forceinline__ void
-cp_async_wait (void)
-{
-#if __CUDA_ARCH__ >= 800
-  asm volatile ("cp.async.wait_group %0;\n" :: "n" (N) : "memory");
-#endif
-}
-
 /* fp16 bits of tap offset k (zero outside -r .. r) */
 __device__ __forceinline__ uint32_t
 tap (const uint16_t * w, int r, int k)

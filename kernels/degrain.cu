@@ -131,18 +131,22 @@ struct PercentileArgs
 
 /* ---- device helpers -------------------------------------------------- */
 
-/* Sample (x, y) of the channel's input in 8-bit units (unused bits
- * ignored) */
+/* The input sample at @p in 8-bit units (unused bits ignored) */
 __device__ __forceinline__ float
-load_sample (const LevelChannel & ch, int x, int y)
+load_at (const LevelChannel & ch, const uint8_t * p)
 {
-  const uint8_t *p = ch.src + (size_t) y * ch.src_pitch + (size_t) x *
-      ch.src_step;
-
   if (ch.bytes == 1)
     return __ldg (p);
   return (float) ((__ldg ((const uint16_t *) p) >> ch.shift) & ch.mask) *
       ch.to8;
+}
+
+/* Sample (x, y) of the channel's input in 8-bit units */
+__device__ __forceinline__ float
+load_sample (const LevelChannel & ch, int x, int y)
+{
+  return load_at (ch, ch.src + (size_t) y * ch.src_pitch + (size_t) x *
+      ch.src_step);
 }
 
 /* A rounded, clipped output value (0 .. top) into the channel's output,
@@ -265,6 +269,10 @@ degrain_level (const __grid_constant__ LevelArgs a)
    * when the estimate still needs the raw samples in phase D */
   constexpr int R1 = EST ? C_SIZE + V_SIZE :
       (C_SIZE > V_SIZE ? C_SIZE : V_SIZE);
+  constexpr int NW = NT / 32;           /* warps */
+  constexpr int C_COLS = (CN + 31) / 32;        /* phase A: columns a lane */
+  constexpr int C_ROWS = (CN + NW - 1) / NW;    /* and rows a warp */
+  constexpr int B_COLS = (TE + 31) / 32;
   typedef typename FloatVec < M >::T vec;
 
   __shared__ float s_r1[R1];
@@ -279,7 +287,7 @@ degrain_level (const __grid_constant__ LevelArgs a)
   float *const s_v = EST ? s_r1 + C_SIZE : s_r1;
   float *const s_l = s_lh;
   float *const s_h = s_lh + CN * BP;
-  const int tid = threadIdx.x;
+  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
 
   /* which channel, which tile */
   int c = 0;
@@ -296,33 +304,65 @@ degrain_level (const __grid_constant__ LevelArgs a)
   const bool est_tile = EST && bx < ch.est_tiles_x && by < ch.est_tiles_y;
   int i;
 
-  /* A: the low band with its halo, mirrored */
+  /* A: the low band with its halo, mirrored. Warps take rows and lanes
+   * columns, so each row's and each column's mirrored coordinate is worked
+   * out once; later levels' float bands go to shared memory by cp.async,
+   * every load of the tile in flight at once. */
   if (EST)
     for (i = tid; i < EST_BINS; i += NT)
       s_hist[i] = 0;
-  for (i = tid; i < CN * CN; i += NT) {
-    int ry = i / CN, rx = i - ry * CN;
-    int gy = mirror (y0 + strip_coord < R, TE, D > (ry), h);
-    int gx = mirror (x0 + strip_coord < R, TE, D > (rx), w);
-    float v;
+  {
+    int gx[C_COLS];
 
-    if (R == 1)
-      v = load_sample (ch, gx, gy);
-    else
-      v = __ldg (ch.cur + (size_t) gy * ch.fpitch + gx);
-    s_c[ry * CP + rx] = v;
+#pragma unroll
+    for (i = 0; i < C_COLS; i++) {
+      int rx = min (lane + 32 * i, CN - 1);
+      gx[i] = mirror (x0 + strip_coord < R, TE, D > (rx), w);
+      if (R == 1)
+        gx[i] *= ch.src_step;
+    }
+#pragma unroll
+    for (int r = 0; r < C_ROWS; r++) {
+      const int ry = warp + r * NW;
+      if (ry >= CN)
+        break;
+      const int gy = mirror (y0 + strip_coord < R, TE, D > (ry), h);
+      float *srow = s_c + ry * CP;
+
+#pragma unroll
+      for (i = 0; i < C_COLS; i++) {
+        if (lane + 32 * i >= CN)
+          break;
+        if (R == 1)
+          srow[lane + 32 * i] = load_at (ch, ch.src + (size_t) gy *
+              ch.src_pitch + gx[i]);
+        else
+          cp_async4 (srow + lane + 32 * i, ch.cur + (size_t) gy * ch.fpitch
+              + gx[i]);
+      }
+    }
+    if (R > 1) {
+      cp_async_commit ();
+      cp_async_wait < 0 > ();
+    }
   }
   __syncthreads ();
 
   /* B: horizontal split over every loaded row, columns [-WR, T + WR) */
-  for (i = tid; i < CN * TE; i += NT) {
-    int ry = i / TE, X = i - ry * TE;
-    const float *row = s_c + ry * CP + X;
-    float x = row[D];
-    float hi = split_high (x, row[2 * D], row[0]);
+#pragma unroll 2
+  for (int ry = warp; ry < CN; ry += NW) {
+#pragma unroll
+    for (i = 0; i < B_COLS; i++) {
+      const int X = lane + 32 * i;
+      if (X >= TE)
+        break;
+      const float *row = s_c + ry * CP + X;
+      float x = row[D];
+      float hi = split_high (x, row[2 * D], row[0]);
 
-    s_h[ry * BP + X] = hi;
-    s_l[ry * BP + X] = x - hi;
+      s_h[ry * BP + X] = hi;
+      s_l[ry * BP + X] = x - hi;
+    }
   }
   __syncthreads ();
 
@@ -395,12 +435,20 @@ degrain_level (const __grid_constant__ LevelArgs a)
 #pragma unroll
         for (k = 0; k < M + 2 * WR; k++)
           v[k] = vrow[k];
+        /* the M windows share v[M - 1 .. WIN - 1]: summed once */
+        float mid = v[M - 1];
+#pragma unroll
+        for (k = M; k < WIN; k++)
+          mid += v[k];
 #pragma unroll
         for (k = 0; k < M; k++) {
-          float s = 0.f;
+          float s = mid;
 #pragma unroll
-          for (int d = 0; d < WIN; d++)
-            s += v[k + d];
+          for (int d = k; d < M - 1; d++)
+            s += v[d];
+#pragma unroll
+          for (int d = WIN; d < WIN + k; d++)
+            s += v[d];
           e[bnd][k] = s * (1.0f / (WIN * WIN));
         }
       }

@@ -48,4 +48,51 @@ mirror (int i, int n)
   return i < n ? i : period - i;
 }
 
+/* 16-byte global -> shared copy that does not wait; only the first
+ * @bytes (1 .. 16) are read, the rest of the 16 shared bytes is zeroed */
+__device__ __forceinline__ void
+cp_async16 (void *smem, const void *gmem, int bytes)
+{
+#if __CUDA_ARCH__ >= 800
+  const unsigned s = (unsigned) __cvta_generic_to_shared (smem);
+  asm volatile ("cp.async.cg.shared.global [%0], [%1], 16, %2;\n"
+      :: "r" (s), "l" (gmem), "r" (bytes) : "memory");
+#else
+  uint8_t *d = (uint8_t *) smem;
+  for (int i = 0; i < 16; i++)
+    d[i] = i < bytes ? ((const uint8_t *) gmem)[i] : 0;
+#endif
+}
+
+__device__ __forceinline__ void
+cp_async_commit (void)
+{
+#if __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/* wait until at most N groups of this thread are in flight */
+template < int N >
+__device__ __forceinline__ void
+cp_async_wait (void)
+{
+#if __CUDA_ARCH__ >= 800
+  asm volatile ("cp.async.wait_group %0;\n" :: "n" (N) : "memory");
+#endif
+}
+
+/* 4-byte global -> shared copy that does not wait (cp_async_wait waits) */
+__device__ __forceinline__ void
+cp_async4 (void *smem, const void *gmem)
+{
+#if __CUDA_ARCH__ >= 800
+  const unsigned s = (unsigned) __cvta_generic_to_shared (smem);
+  asm volatile ("cp.async.ca.shared.global [%0], [%1], 4;\n"
+      :: "r" (s), "l" (gmem) : "memory");
+#else
+  *(uint32_t *) smem = *(const uint32_t *) gmem;
+#endif
+}
+
 #endif
