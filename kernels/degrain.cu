@@ -181,6 +181,36 @@ split_high (float x, float p, float m)
   return (x - (p + m) * 0.5f) * 0.5f;
 }
 
+/* (row, column) of element i = tid, tid + NT, tid + 2 NT ... of a W-wide
+ * tile, stepped without dividing again */
+template < int W, int NT > struct TileWalk
+{
+  int r, c;
+  __device__ __forceinline__ explicit TileWalk (int tid)
+  : r (tid / W), c (tid % W)
+  {
+  }
+  __device__ __forceinline__ void next ()
+  {
+    r += NT / W;
+    c += NT % W;
+    if (c >= W) {
+      c -= W;
+      r++;
+    }
+  }
+};
+
+/* x * (1 / y) as __fdividef computes it (MUFU.RCP, FMUL) without its
+ * range checks: y must be a normal float below 2^126 */
+__device__ __forceinline__ float
+fast_ratio (float x, float y)
+{
+  float r;
+  asm ("rcp.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (y));
+  return x * r;
+}
+
 /* Inclusive block scan of one int per thread; *total gets the sum */
 template < int NT > __device__ __forceinline__ int
 block_scan (int v, int *s_warp, int *total)
@@ -258,36 +288,38 @@ degrain_level (const __grid_constant__ LevelArgs a)
   constexpr int TE = T + 2 * WR;        /* band tile: outputs + window halo */
   constexpr int D = R < TE ? R : TE;    /* strip offset in the C tile */
   constexpr int CN = TE + 2 * D;        /* C tile rows and columns */
-  constexpr int CP = CN | 1;            /* odd pitches: no bank conflicts */
+  /* later levels load the C tile's rows as 16-byte chunks where the span
+   * is contiguous (D == R), from the aligned column PAD before it; the
+   * pitch then is whole chunks */
+  constexpr bool VEC = R > 1 && D == R;
+  constexpr int PAD = VEC ? (4 - D % 4) % 4 : 0;
+  constexpr int CHUNKS = (PAD + CN + 3) / 4;
+  constexpr int CP = VEC ? 4 * CHUNKS : CN | 1; /* odd: no bank conflicts */
   constexpr int BP = TE | 1;
   constexpr int K = T == 32 ? 8 : 4;    /* rows per thread in phase C */
   constexpr int M = T * T / NT;         /* outputs per thread in phase D */
   constexpr int SEGS = T / M;
-  constexpr int C_SIZE = CN * CP;
+  constexpr int C_SIZE = CN * CP + PAD;
   constexpr int V_SIZE = 3 * T * BP;
   /* C is dead once L and H exist, so the window sums V reuse it, except
    * when the estimate still needs the raw samples in phase D */
   constexpr int R1 = EST ? C_SIZE + V_SIZE :
       (C_SIZE > V_SIZE ? C_SIZE : V_SIZE);
-  constexpr int NW = NT / 32;           /* warps */
-  constexpr int C_COLS = (CN + 31) / 32;        /* phase A: columns a lane */
-  constexpr int C_ROWS = (CN + NW - 1) / NW;    /* and rows a warp */
-  constexpr int B_COLS = (TE + 31) / 32;
   typedef typename FloatVec < M >::T vec;
 
-  __shared__ float s_r1[R1];
+  __shared__ __align__ (16) float s_r1[R1];
   __shared__ float s_lh[2 * CN * BP];
   __shared__ int s_hist[EST ? EST_BINS : 1];
   __shared__ int s_warp[NT / 32];
 
-  float *const s_c = s_r1;
+  float *const s_c = s_r1 + PAD;
   /* the temporal degrain's noise scale: exactly 1 (no change) without */
   const float scale = a.sigma_scale ? __ldg (a.sigma_scale) : 1.f;
   const float scale2 = scale * scale;
   float *const s_v = EST ? s_r1 + C_SIZE : s_r1;
   float *const s_l = s_lh;
   float *const s_h = s_lh + CN * BP;
-  const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+  const int tid = threadIdx.x;
 
   /* which channel, which tile */
   int c = 0;
@@ -304,64 +336,62 @@ degrain_level (const __grid_constant__ LevelArgs a)
   const bool est_tile = EST && bx < ch.est_tiles_x && by < ch.est_tiles_y;
   int i;
 
-  /* A: the low band with its halo, mirrored. Warps take rows and lanes
-   * columns, so each row's and each column's mirrored coordinate is worked
-   * out once; later levels' float bands go to shared memory by cp.async,
-   * every load of the tile in flight at once. */
+  /* A: the low band with its halo, mirrored. Later levels copy their
+   * float band to shared memory with cp.async, every copy of the tile in
+   * flight at once: whole aligned 16-byte chunks of each row when the
+   * tile's columns need no mirror, else sample by sample. */
   if (EST)
     for (i = tid; i < EST_BINS; i += NT)
       s_hist[i] = 0;
-  {
-    int gx[C_COLS];
+  if (VEC && x0 - WR - D - PAD >= 0 && x0 - WR - D + CN <= w) {
+    const float *src0 = ch.cur + (x0 - WR - D - PAD);
+    TileWalk < CHUNKS, NT > t (tid);
 
 #pragma unroll
-    for (i = 0; i < C_COLS; i++) {
-      int rx = min (lane + 32 * i, CN - 1);
-      gx[i] = mirror (x0 + strip_coord < R, TE, D > (rx), w);
-      if (R == 1)
-        gx[i] *= ch.src_step;
-    }
-#pragma unroll
-    for (int r = 0; r < C_ROWS; r++) {
-      const int ry = warp + r * NW;
-      if (ry >= CN)
-        break;
-      const int gy = mirror (y0 + strip_coord < R, TE, D > (ry), h);
-      float *srow = s_c + ry * CP;
-
-#pragma unroll
-      for (i = 0; i < C_COLS; i++) {
-        if (lane + 32 * i >= CN)
-          break;
-        if (R == 1)
-          srow[lane + 32 * i] = load_at (ch, ch.src + (size_t) gy *
-              ch.src_pitch + gx[i]);
-        else
-          cp_async4 (srow + lane + 32 * i, ch.cur + (size_t) gy * ch.fpitch
-              + gx[i]);
+    for (i = 0; i < (CN * CHUNKS + NT - 1) / NT; i++, t.next ()) {
+      if (t.r < CN) {
+        int gy = mirror (y0 + strip_coord < R, TE, D > (t.r), h);
+        cp_async16 (s_r1 + t.r * CP + 4 * t.c, src0 + (size_t) gy *
+            ch.fpitch + 4 * t.c, 16);
       }
     }
-    if (R > 1) {
-      cp_async_commit ();
-      cp_async_wait < 0 > ();
+  } else {
+    TileWalk < CN, NT > t (tid);
+
+#pragma unroll 4
+    for (i = 0; i < (CN * CN + NT - 1) / NT; i++, t.next ()) {
+      if (t.r < CN) {
+        int gy = mirror (y0 + strip_coord < R, TE, D > (t.r), h);
+        int gx = mirror (x0 + strip_coord < R, TE, D > (t.c), w);
+        float *dst = s_c + t.r * CP + t.c;
+
+        if (R == 1)
+          *dst = load_sample (ch, gx, gy);
+        else
+          cp_async4 (dst, ch.cur + (size_t) gy * ch.fpitch + gx);
+      }
     }
+  }
+  if (R > 1) {
+    cp_async_commit ();
+    cp_async_wait < 0 > ();
   }
   __syncthreads ();
 
   /* B: horizontal split over every loaded row, columns [-WR, T + WR) */
-#pragma unroll 2
-  for (int ry = warp; ry < CN; ry += NW) {
-#pragma unroll
-    for (i = 0; i < B_COLS; i++) {
-      const int X = lane + 32 * i;
-      if (X >= TE)
-        break;
-      const float *row = s_c + ry * CP + X;
-      float x = row[D];
-      float hi = split_high (x, row[2 * D], row[0]);
+  {
+    TileWalk < TE, NT > t (tid);
 
-      s_h[ry * BP + X] = hi;
-      s_l[ry * BP + X] = x - hi;
+#pragma unroll
+    for (i = 0; i < (CN * TE + NT - 1) / NT; i++, t.next ()) {
+      if (t.r < CN) {
+        const float *row = s_c + t.r * CP + t.c;
+        float x = row[D];
+        float hi = split_high (x, row[2 * D], row[0]);
+
+        s_h[t.r * BP + t.c] = hi;
+        s_l[t.r * BP + t.c] = x - hi;
+      }
     }
   }
   __syncthreads ();
@@ -454,6 +484,14 @@ degrain_level (const __grid_constant__ LevelArgs a)
       }
     }
 
+    /* the bands' thresholds (times the temporal noise scale) */
+    float sb[3], sb2[3];
+#pragma unroll
+    for (bnd = 0; bnd < 3; bnd++) {
+      sb[bnd] = ch.sb[bnd] * scale;
+      sb2[bnd] = ch.sb2[bnd] * scale2;
+    }
+
     /* the sum so far: level 0 starts it */
     if (R == 1) {
 #pragma unroll
@@ -474,20 +512,22 @@ degrain_level (const __grid_constant__ LevelArgs a)
 
       BANDS (X, ey, ll[k], band[0], band[1], band[2]);
       hh0 = band[2];
+      if (wiener) {
 #pragma unroll
-      for (bnd = 0; bnd < 3; bnd++) {
-        float wv = band[bnd];
-        if (wiener) {
-          float sb2 = ch.sb2[bnd] * scale2;
-          float s2 = fmaxf (e[bnd][k] - sb2, 0.f);
-          /* s2 == 0: the gain is 0 (or w is 0 with E); testing s2, not
-           * s2 + sb2, keeps a denormal sb2 out of the fast division */
-          wv = s2 > 0.f ? wv * __fdividef (s2, s2 + sb2) : 0.f;
-        } else if (a.shrink == CFX_DEGRAIN_SOFT) {
-          float m = fabsf (wv) - ch.sb[bnd] * scale;
-          wv = m <= 0.f ? 0.f : copysignf (m, wv);
+        for (bnd = 0; bnd < 3; bnd++) {
+          float s2 = fmaxf (e[bnd][k] - sb2[bnd], 0.f);
+          /* s2 == 0: the gain is 0 (or w is 0 with E). Below FLT_MIN
+           * (which keeps the reciprocal's input normal) |w| is under
+           * 1e-18 and its shrunk value smaller still: 0 too. */
+          band[bnd] = s2 >= 1.17549435e-38f ?
+              band[bnd] * fast_ratio (s2, s2 + sb2[bnd]) : 0.f;
         }
-        band[bnd] = wv;
+      } else if (a.shrink == CFX_DEGRAIN_SOFT) {
+#pragma unroll
+        for (bnd = 0; bnd < 3; bnd++) {
+          float m = fabsf (band[bnd]) - sb[bnd];
+          band[bnd] = m <= 0.f ? 0.f : copysignf (m, band[bnd]);
+        }
       }
       res[k] = ((res[k] + band[0]) + band[1]) + band[2];
 
