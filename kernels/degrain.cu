@@ -105,6 +105,8 @@ struct LevelChannel
   float to8, from8, top, top8;
   int width, height, fpitch;
   int blocks_x, block_start;
+  float inv_blocks_x;           /* 1 / blocks_x, for the tile's row */
+  int vec;                      /* level 0: rows readable 4 samples at once */
   int est_tiles_x, est_tiles_y, est_tw, est_th;
   float sb[3], sb2[3];          /* thresholds of LH, HL, HH and squares */
 };
@@ -288,10 +290,10 @@ degrain_level (const __grid_constant__ LevelArgs a)
   constexpr int TE = T + 2 * WR;        /* band tile: outputs + window halo */
   constexpr int D = R < TE ? R : TE;    /* strip offset in the C tile */
   constexpr int CN = TE + 2 * D;        /* C tile rows and columns */
-  /* later levels load the C tile's rows as 16-byte chunks where the span
-   * is contiguous (D == R), from the aligned column PAD before it; the
-   * pitch then is whole chunks */
-  constexpr bool VEC = R > 1 && D == R;
+  /* The C tile's rows are loaded as chunks of 4 samples where the span is
+   * contiguous (D == R), from the aligned column PAD before it; the pitch
+   * then is whole chunks (16 bytes) */
+  constexpr bool VEC = D == R;
   constexpr int PAD = VEC ? (4 - D % 4) % 4 : 0;
   constexpr int CHUNKS = (PAD + CN + 3) / 4;
   constexpr int CP = VEC ? 4 * CHUNKS : CN | 1; /* odd: no bank conflicts */
@@ -301,22 +303,28 @@ degrain_level (const __grid_constant__ LevelArgs a)
   constexpr int SEGS = T / M;
   constexpr int C_SIZE = CN * CP + PAD;
   constexpr int V_SIZE = 3 * T * BP;
-  /* C is dead once L and H exist, so the window sums V reuse it, except
-   * when the estimate still needs the raw samples in phase D */
-  constexpr int R1 = EST ? C_SIZE + V_SIZE :
-      (C_SIZE > V_SIZE ? C_SIZE : V_SIZE);
+  /* C is dead once L and H exist, so the window sums V reuse it (the
+   * estimate's clipped-sample flags are taken in phase B) */
+  constexpr int R1 = C_SIZE > V_SIZE ? C_SIZE : V_SIZE;
+  /* TileWalk loops: iterations, and those with every thread in the tile */
+  constexpr int A_ITER = (CN * CHUNKS + NT - 1) / NT;
+  constexpr int A_FULL = CN * CHUNKS / NT;
+  constexpr int B_ITER = (CN * TE + NT - 1) / NT, B_FULL = CN * TE / NT;
   typedef typename FloatVec < M >::T vec;
 
   __shared__ __align__ (16) float s_r1[R1];
   __shared__ float s_lh[2 * CN * BP];
   __shared__ int s_hist[EST ? EST_BINS : 1];
+  /* estimate: 1 where one of the 3 samples a horizontal split read is
+   * clipped (0 or the top), per phase-B element */
+  __shared__ uint8_t s_clip[EST ? CN * TE : 1];
   __shared__ int s_warp[NT / 32];
 
   float *const s_c = s_r1 + PAD;
   /* the temporal degrain's noise scale: exactly 1 (no change) without */
   const float scale = a.sigma_scale ? __ldg (a.sigma_scale) : 1.f;
   const float scale2 = scale * scale;
-  float *const s_v = EST ? s_r1 + C_SIZE : s_r1;
+  float *const s_v = s_r1;
   float *const s_l = s_lh;
   float *const s_h = s_lh + CN * BP;
   const int tid = threadIdx.x;
@@ -329,30 +337,59 @@ degrain_level (const __grid_constant__ LevelArgs a)
     c = 2;
   const LevelChannel & ch = a.ch[c];
   const int b = blockIdx.x - ch.block_start;
-  const int by = b / ch.blocks_x, bx = b - by * ch.blocks_x;
+  /* b / blocks_x through the float reciprocal (b < 2^24: exact in float),
+   * one step corrected: a handful of instructions, not a division */
+  int by = __float2int_rz (((float) b + 0.5f) * ch.inv_blocks_x);
+  int bx = b - by * ch.blocks_x;
+  if (bx < 0) {
+    by--;
+    bx += ch.blocks_x;
+  } else if (bx >= ch.blocks_x) {
+    by++;
+    bx -= ch.blocks_x;
+  }
   const int x0 = bx * T, y0 = by * T;
   const int w = ch.width, h = ch.height;
   const bool wiener = a.shrink == CFX_DEGRAIN_WIENER;
   const bool est_tile = EST && bx < ch.est_tiles_x && by < ch.est_tiles_y;
   int i;
 
-  /* A: the low band with its halo, mirrored. Later levels copy their
-   * float band to shared memory with cp.async, every copy of the tile in
-   * flight at once: whole aligned 16-byte chunks of each row when the
-   * tile's columns need no mirror, else sample by sample. */
+  /* A: the low band with its halo, mirrored. Where the tile's columns
+   * need no mirror, whole aligned chunks of 4 samples a row: level 0
+   * converts them on the way (when the plane allows 4-sample loads),
+   * later levels copy their float band with cp.async, every copy of the
+   * tile in flight at once. Else sample by sample. */
   if (EST)
     for (i = tid; i < EST_BINS; i += NT)
       s_hist[i] = 0;
-  if (VEC && x0 - WR - D - PAD >= 0 && x0 - WR - D + CN <= w) {
-    const float *src0 = ch.cur + (x0 - WR - D - PAD);
+  if (VEC && (R > 1 || ch.vec) && x0 - WR - D - PAD >= 0
+      && x0 - WR - D - PAD + 4 * CHUNKS <= w) {
+    const int a0 = x0 - WR - D - PAD;
     TileWalk < CHUNKS, NT > t (tid);
 
 #pragma unroll
-    for (i = 0; i < (CN * CHUNKS + NT - 1) / NT; i++, t.next ()) {
-      if (t.r < CN) {
-        int gy = mirror (y0 + strip_coord < R, TE, D > (t.r), h);
-        cp_async16 (s_r1 + t.r * CP + 4 * t.c, src0 + (size_t) gy *
-            ch.fpitch + 4 * t.c, 16);
+    for (i = 0; i < A_ITER; i++, t.next ()) {
+      if (i < A_FULL || t.r < CN) {
+        const int gy = mirror (y0 + strip_coord < R, TE, D > (t.r), h);
+        float *dst = s_r1 + t.r * CP + 4 * t.c;
+
+        if (R > 1) {
+          cp_async16 (dst, ch.cur + (size_t) gy * ch.fpitch + a0 + 4 * t.c,
+              16);
+        } else if (ch.bytes == 1) {
+          const uint32_t q = __ldg ((const uint32_t *) (ch.src +
+                  (size_t) gy * ch.src_pitch + a0 + 4 * t.c));
+          *(float4 *) dst = make_float4 (q & 0xff, (q >> 8) & 0xff,
+              (q >> 16) & 0xff, q >> 24);
+        } else {
+          const uint2 q = __ldg ((const uint2 *) (ch.src +
+                  (size_t) gy * ch.src_pitch + 2 * (a0 + 4 * t.c)));
+          *(float4 *) dst =
+              make_float4 (((q.x >> ch.shift) & ch.mask) * ch.to8,
+              (((q.x >> 16) >> ch.shift) & ch.mask) * ch.to8,
+              ((q.y >> ch.shift) & ch.mask) * ch.to8,
+              (((q.y >> 16) >> ch.shift) & ch.mask) * ch.to8);
+        }
       }
     }
   } else {
@@ -383,14 +420,17 @@ degrain_level (const __grid_constant__ LevelArgs a)
     TileWalk < TE, NT > t (tid);
 
 #pragma unroll
-    for (i = 0; i < (CN * TE + NT - 1) / NT; i++, t.next ()) {
-      if (t.r < CN) {
+    for (i = 0; i < B_ITER; i++, t.next ()) {
+      if (i < B_FULL || t.r < CN) {
         const float *row = s_c + t.r * CP + t.c;
-        float x = row[D];
-        float hi = split_high (x, row[2 * D], row[0]);
+        float x = row[D], p = row[2 * D], m = row[0];
+        float hi = split_high (x, p, m);
 
         s_h[t.r * BP + t.c] = hi;
         s_l[t.r * BP + t.c] = x - hi;
+        if (EST)
+          s_clip[t.r * TE + t.c] = x == 0.f || x == ch.top8 || p == 0.f
+              || p == ch.top8 || m == 0.f || m == ch.top8;
       }
     }
   }
@@ -532,16 +572,10 @@ degrain_level (const __grid_constant__ LevelArgs a)
       res[k] = ((res[k] + band[0]) + band[1]) + band[2];
 
       if (EST && est_tile && xs + k < ch.est_tw && y < ch.est_th) {
-        /* C-tile index of the output's raw sample: band tile + strip */
-        const float *p = s_c + (ey + D) * CP + X + D;
-        bool valid = true;
-#pragma unroll
-        for (int dy = -1; dy <= 1; dy++)
-#pragma unroll
-          for (int dx = -1; dx <= 1; dx++) {
-            float s = p[dy * CP + dx];
-            valid = valid && s != 0.f && s != ch.top8;
-          }
+        /* none of the 3 x 3 samples around the output clipped: rows
+         * ey - 1 .. ey + 1 of phase B's flags (at level 0, D = 1) */
+        const uint8_t *f = s_clip + (ey + D - 1) * TE + X;
+        bool valid = !(f[0] | f[TE] | f[2 * TE]);
         /* exact in float; deeper samples have fractions: rounded */
         if (valid)
           atomicAdd (&s_hist[min ((int) (fabsf (16.f * hh0) + 0.5f),
@@ -990,6 +1024,11 @@ run (const CfxPlane * dst, const CfxPlane * src, int n,
       lc->height = s->height[c];
       lc->fpitch = s->fpitch[c];
       lc->blocks_x = bx;
+      lc->inv_blocks_x = bx > 0 ? 1.f / bx : 0.f;
+      /* level 0 reads 4 samples at once: contiguous, aligned rows */
+      lc->vec = src[c].step == src[c].bytes
+          && (uintptr_t) src[c].data % (4 * src[c].bytes) == 0
+          && src[c].pitch % (4 * src[c].bytes) == 0;
       lc->block_start = blocks;
       lc->est_tiles_x = est_tiles (s->width[c]);
       lc->est_tiles_y = est_tiles (s->height[c]);
@@ -1003,12 +1042,17 @@ run (const CfxPlane * dst, const CfxPlane * src, int n,
         lc->sb2[bnd] = sb * sb;
       }
       /* an empty channel gets no blocks; it still occupies its slot */
-      if (bx > 0 && by > 0)
+      if (bx > 0 && by > 0) {
         blocks += bx * by;
-      else
+      } else {
         lc->blocks_x = 1;
+        lc->inv_blocks_x = 1.f;
+      }
     }
 
+    /* the kernel's tile row b / blocks_x in float is exact below 2^24 */
+    if (blocks >= (1 << 24))
+      return cudaErrorInvalidValue;
     err = launch_level (level, level == 0 && estimate, blocks, args, stream);
     if (err != cudaSuccess)
       return err;
