@@ -790,6 +790,16 @@ bench_target (const char *what, const char *target, gboolean met,
   g_free (now);
 }
 
+/* A target row whose measurement this run left out (CUDAFX_BENCH_ONLY) */
+void
+bench_target_not_run (const char *what, const char *target)
+{
+  if (!target_rows)
+    target_rows = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (target_rows, g_strdup_printf ("| %s | not run | %s | |",
+          what, target));
+}
+
 static void
 print_targets (void)
 {

@@ -37,6 +37,7 @@ double bench_branches_fps_steady (const char *launch, guint n,
  * what, the value now (printf format), the target, whether it is met */
 void bench_target (const char *what, const char *target, gboolean met,
     const char *now_format, ...) G_GNUC_PRINTF (4, 5);
+void bench_target_not_run (const char *what, const char *target);
 
 /* sections in their own files */
 void bench_section_blur (void);
