@@ -9,16 +9,22 @@
  *
  *   A  load the low band C (the input at level 0) over the tile plus
  *      a halo of 4 (the Wiener window) plus R = 1 << level (the split),
- *      with mirrored coordinates;
+ *      with mirrored coordinates. Where the tile's columns need no mirror
+ *      (all but the first and last tile of a row) the rows go in aligned
+ *      chunks of 4 samples: cp.async of 16 bytes for the float bands of
+ *      later levels, one 4- or 8-byte load converted on the way at level 0
+ *      (planar, aligned planes); else sample by sample;
  *   B  split it horizontally into L and H over the rows A loaded and the
- *      tile plus 4 columns;
+ *      tile plus 4 columns (level 0 also flags, per element, whether one
+ *      of the 3 samples it read is clipped, for the estimate);
  *   C  (Wiener) split L and H vertically into LH, HL and HH over the tile
  *      plus 4, square them and sum 9 rows: one thread per column and 8
  *      rows, sliding down in registers;
- *   D  per output: sum 9 columns of C's sums (the 9x9 mean of w^2), split
- *      again at the output (cheaper than keeping the bands), shrink, add
- *      to the running sum of the shrunk bands, and write the next level's
- *      low band and that sum, or at the last level the result.
+ *   D  per output: sum 9 columns of C's sums (the 9x9 mean of w^2; a
+ *      thread's 4 windows share their middle 6 columns), split again at
+ *      the output (cheaper than keeping the bands), shrink, add to the
+ *      running sum of the shrunk bands, and write the next level's low
+ *      band and that sum, or at the last level the result.
  *
  * Samples of 9 to 16 bits (bytes 2, any shift) are read as value / 2^(depth
  * - 8), so the transform, the thresholds (sigma in 8-bit units) and the
@@ -43,8 +49,15 @@
  * reads 8 and writes 8, the last level reads 9 and writes 1 (2 more bytes
  * at 16 bits): 4K I420 with 5 levels is 12.4 Msamples x 67 bytes = 834 MB,
  * 0.29 ms at 2.9 TB/s. The halo reads come from L2 (a tile of 32 at R = 16
- * reads 5x its area); shared memory traffic, about 50 accesses per sample
- * per level, is the real limit.
+ * reads 5x its area). The kernels are bound by instructions, not bytes:
+ * Nsight Compute (H200, 4K I420, 5 levels) shows 59-71% occupancy, about
+ * 3 instructions issued a cycle per SM and DRAM under 40% busy; a middle
+ * level executes about 190 instructions per output sample (A 33, B 33,
+ * C 46, D 77), level 0 and the last level about 270 (the estimate; the
+ * output's rounding and clipping). Fewer instructions is what makes them
+ * faster; storing LL and the sum as fp16 (within the quality budget:
+ * degrain.md) would halve the middle levels' DRAM bytes, which are not
+ * what limits them now (not tried).
  *
  * Noise estimate (tests/reference/degrain-estimator.md): at level 0 every
  * 32 x 32 tile histograms |16 * HH0| (exact in float: integers at 8 bits,
