@@ -270,6 +270,71 @@ cfx_test_frames_equal (GstVideoFrame * a, GstVideoFrame * b,
   return TRUE;
 }
 
+/* ---- pipelines a failed check leaves running ---------------------------- */
+
+/* Weak references: a pipeline its test released is gone and not kept
+ * alive here (its memory goes back when the test lets go of it) */
+static GMutex tracked_lock;
+static GPtrArray *tracked;
+
+static void
+free_weak_ref (gpointer data)
+{
+  g_weak_ref_clear ((GWeakRef *) data);
+  g_free (data);
+}
+
+GstElement *
+cfx_test_track_pipeline (GstElement * pipeline)
+{
+  GWeakRef *ref;
+
+  if (!pipeline)
+    return NULL;
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, pipeline);
+  g_mutex_lock (&tracked_lock);
+  if (!tracked)
+    tracked = g_ptr_array_new_with_free_func (free_weak_ref);
+  g_ptr_array_add (tracked, ref);
+  g_mutex_unlock (&tracked_lock);
+  return pipeline;
+}
+
+void
+cfx_test_stop_pipelines (void)
+{
+  GPtrArray *left;
+  guint i;
+
+  g_mutex_lock (&tracked_lock);
+  left = tracked;
+  tracked = NULL;
+  g_mutex_unlock (&tracked_lock);
+  if (!left)
+    return;
+  /* what a test still holds (a failed check left it): stopped, and its
+   * reference left to the test that leaked it */
+  for (i = 0; i < left->len; i++) {
+    GstElement *pipeline = g_weak_ref_get (g_ptr_array_index (left, i));
+
+    if (pipeline) {
+      gst_element_set_state (pipeline, GST_STATE_NULL);
+      gst_object_unref (pipeline);
+    }
+  }
+  g_ptr_array_unref (left);
+}
+
+TCase *
+cfx_test_tcase (const gchar * name)
+{
+  TCase *tc = tcase_create (name);
+
+  tcase_add_checked_fixture (tc, NULL, cfx_test_stop_pipelines);
+  return tc;
+}
+
 /* ---- pipelines ending in an appsink ------------------------------------ */
 
 GstElement *
@@ -281,6 +346,7 @@ cfx_test_start_pipeline (const gchar * launch, GstStateChangeReturn * ret)
 
   fail_unless (pipeline != NULL, "%s: %s", launch,
       error ? error->message : "?");
+  cfx_test_track_pipeline (pipeline);
   r = gst_element_set_state (pipeline, GST_STATE_PLAYING);
   if (ret)
     *ret = r;

@@ -55,7 +55,18 @@ gboolean cfx_test_frames_equal (GstVideoFrame * a, GstVideoFrame * b,
 
 /* ---- pipelines ending in an appsink ----------------------------------- */
 
-/* Parses @launch and sets it PLAYING (@ret: what that returned) */
+/* Tests run in one process (CK_FORK=no): a failed check leaves its test at
+ * once, its pipeline still playing, and the next test's end (which waits
+ * for every streaming task) would wait for ever. So every pipeline
+ * cfx_test_start_pipeline starts, and any given to cfx_test_track_pipeline,
+ * is recorded, and the fixture of cfx_test_tcase sets what is left to NULL
+ * after each test (a failure is then reported instead of hanging). */
+GstElement *cfx_test_track_pipeline (GstElement * pipeline);
+void cfx_test_stop_pipelines (void);
+/* tcase_create with that fixture: every suite's test cases use it */
+TCase *cfx_test_tcase (const gchar * name);
+
+/* Parses @launch and sets it PLAYING (@ret: what that returned); tracked */
 GstElement *cfx_test_start_pipeline (const gchar * launch,
     GstStateChangeReturn * ret);
 /* Fails with the pipeline's error message, if it posted one (an error

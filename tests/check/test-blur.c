@@ -1614,7 +1614,7 @@ static Suite *
 blur_suite (void)
 {
   Suite *s = suite_create ("cudablur (GPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 900);
   suite_add_tcase (s, tc);

@@ -190,7 +190,7 @@ static Suite *
 blur16_suite (void)
 {
   Suite *s = suite_create ("cudablur-16bit");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 600);
   tcase_add_test (tc, test_formats_sizes_blurs);

@@ -301,7 +301,7 @@ static Suite *
 sharing_suite (void)
 {
   Suite *s = suite_create ("cudafx-buffer-sharing");
-  TCase *tc = tcase_create ("sharing");
+  TCase *tc = cfx_test_tcase ("sharing");
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 120);

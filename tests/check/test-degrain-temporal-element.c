@@ -39,35 +39,6 @@
   "framerate=25/1 ! cudafxupload ! cudadegrain name=d temporal-radius=%d " \
   "! cudafxdownload ! appsink name=out sync=true"
 
-/* ---- pipelines a failed check leaves running --------------------------- */
-
-/* Tests run in one process (CK_FORK=no): a failed check leaves its test at
- * once, with its pipeline still playing, and the next test's end (which
- * waits for every streaming task) would wait for ever. Every pipeline
- * started here is recorded, and the fixture's teardown stops what is left. */
-static GPtrArray *pipelines;
-
-static GstElement *
-tracked (GstElement * pipeline)
-{
-  if (!pipelines)
-    pipelines = g_ptr_array_new_with_free_func (gst_object_unref);
-  if (pipeline)
-    g_ptr_array_add (pipelines, gst_object_ref (pipeline));
-  return pipeline;
-}
-
-static void
-stop_tracked (void)
-{
-  guint i;
-
-  for (i = 0; pipelines && i < pipelines->len; i++)
-    gst_element_set_state (g_ptr_array_index (pipelines, i), GST_STATE_NULL);
-  if (pipelines)
-    g_ptr_array_set_size (pipelines, 0);
-}
-
 /* ---- running frames through the element ------------------------------ */
 
 /* Every sample of @pipeline's appsink "out" up to EOS, after @first (one
@@ -128,7 +99,7 @@ run_appsrc_with (const GstVideoInfo * info, GstBuffer ** frames, guint n,
   gchar *launch = g_strdup_printf ("appsrc name=src format=time ! "
       "cudafxupload ! cudadegrain temporal-radius=%d sigma=10 %s ! "
       "cudafxdownload ! appsink name=out sync=false", radius, more);
-  GstElement *pipeline = tracked (gst_parse_launch (launch, NULL));
+  GstElement *pipeline = cfx_test_track_pipeline (gst_parse_launch (launch, NULL));
   GstElement *src;
   GstCaps *caps = gst_video_info_to_caps (info);
   GPtrArray *samples;
@@ -317,7 +288,7 @@ GST_START_TEST (test_every_frame_out)
               sizes[s][0], sizes[s][1], r, frames == 2 ? 0 : 8);
           GstStateChangeReturn ret;
           GstElement *pipeline =
-              tracked (cfx_test_start_pipeline (launch, &ret));
+              cfx_test_start_pipeline (launch, &ret);
           GPtrArray *samples;
           GstVideoInfo info;
 
@@ -379,7 +350,7 @@ GST_START_TEST (test_latency)
     gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, r);
     GstStateChangeReturn ret;
     GstElement *pipeline =
-        tracked (cfx_test_start_pipeline (launch, &ret));
+        cfx_test_start_pipeline (launch, &ret);
     GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
     GstQuery *q = gst_query_new_latency ();
     GstSample *first;
@@ -657,7 +628,7 @@ GST_START_TEST (test_radius_while_playing)
 {
   gchar *launch = g_strdup_printf (LIVE_LAUNCH, LIVE_FRAMES, 1);
   GstStateChangeReturn ret;
-  GstElement *pipeline = tracked (cfx_test_start_pipeline (launch, &ret));
+  GstElement *pipeline = cfx_test_start_pipeline (launch, &ret);
   GstElement *d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
   GstSample *first;
   gint radius = 0;
@@ -805,7 +776,6 @@ watch_start (void)
 static void
 watch_stop (void)
 {
-  stop_tracked ();
   alarm (0);
 }
 
@@ -813,7 +783,7 @@ static Suite *
 degrain_temporal_suite (void)
 {
   Suite *s = suite_create ("cudadegrain temporal-radius (GPU)");
-  TCase *tc = tcase_create ("temporal");
+  TCase *tc = cfx_test_tcase ("temporal");
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);

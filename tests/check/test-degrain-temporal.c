@@ -620,7 +620,7 @@ static Suite *
 degrain_temporal_suite (void)
 {
   Suite *s = suite_create ("degrain-temporal");
-  TCase *tc = tcase_create ("kernels");
+  TCase *tc = cfx_test_tcase ("kernels");
 
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);

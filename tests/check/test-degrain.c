@@ -1814,7 +1814,7 @@ static Suite *
 degrain_suite (void)
 {
   Suite *s = suite_create ("cudadegrain (GPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 900);
   suite_add_tcase (s, tc);

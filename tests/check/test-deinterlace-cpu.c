@@ -579,7 +579,7 @@ static Suite *
 deinterlace_cpu_suite (void)
 {
   Suite *s = suite_create ("cudadeinterlace (CPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_properties);

@@ -1332,7 +1332,7 @@ static Suite *
 deinterlace_suite (void)
 {
   Suite *s = suite_create ("cudadeinterlace (GPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 900);
   suite_add_tcase (s, tc);

@@ -157,7 +157,7 @@ static Suite *
 dlpack_suite (void)
 {
   Suite *s = suite_create ("DLPack export (GPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 300);
   suite_add_tcase (s, tc);

@@ -367,7 +367,7 @@ static Suite *
 history_suite (void)
 {
   Suite *s = suite_create ("cudafx-history");
-  TCase *tc = tcase_create ("history");
+  TCase *tc = cfx_test_tcase ("history");
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_window_past_future);

@@ -155,7 +155,7 @@ static Suite *
 interop_suite (void)
 {
   Suite *s = suite_create ("cudafx-interop-cpu");
-  TCase *tc = tcase_create ("interop");
+  TCase *tc = cfx_test_tcase ("interop");
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_library_detection);

@@ -190,7 +190,7 @@ static Suite *
 interop_suite (gboolean nvdec)
 {
   Suite *s = suite_create ("cudafx-interop");
-  TCase *tc = tcase_create ("interop");
+  TCase *tc = cfx_test_tcase ("interop");
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 180);

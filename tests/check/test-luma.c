@@ -332,7 +332,7 @@ static Suite *
 luma_suite (void)
 {
   Suite *s = suite_create ("cudaluma (GPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);

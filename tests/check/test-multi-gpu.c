@@ -281,7 +281,7 @@ static Suite *
 multi_suite (gboolean nvcodec)
 {
   Suite *s = suite_create ("cudafx-multi-gpu");
-  TCase *tc = tcase_create ("multi-gpu");
+  TCase *tc = cfx_test_tcase ("multi-gpu");
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 180);

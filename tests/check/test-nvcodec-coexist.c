@@ -425,7 +425,7 @@ static Suite *
 coexist_suite (void)
 {
   Suite *s = suite_create ("cudafx and nvcodec in one process");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);

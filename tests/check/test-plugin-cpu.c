@@ -1612,7 +1612,7 @@ static Suite *
 plugin_cpu_suite (void)
 {
   Suite *s = suite_create ("cudafx plugin (CPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 120);
   suite_add_tcase (s, tc);

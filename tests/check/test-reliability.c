@@ -1166,7 +1166,7 @@ child_main (const gchar * mode)
 {
   if (g_str_equal (mode, "chain")) {
     Suite *s = suite_create ("cudafx-reliability-child");
-    TCase *tc = tcase_create ("child");
+    TCase *tc = cfx_test_tcase ("child");
 
     suite_add_tcase (s, tc);
     tcase_set_timeout (tc, 300);
@@ -1235,7 +1235,7 @@ static Suite *
 reliability_suite (void)
 {
   Suite *s = suite_create ("cudafx-reliability");
-  TCase *tc = tcase_create ("reliability");
+  TCase *tc = cfx_test_tcase ("reliability");
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);

@@ -202,7 +202,7 @@ static Suite *
 temporal_suite (void)
 {
   Suite *s = suite_create ("cudafx-temporal");
-  TCase *tc = tcase_create ("temporal");
+  TCase *tc = cfx_test_tcase ("temporal");
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 120);

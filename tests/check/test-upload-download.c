@@ -860,7 +860,7 @@ static Suite *
 upload_download_suite (void)
 {
   Suite *s = suite_create ("cudafx upload/download (GPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);

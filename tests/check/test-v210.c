@@ -234,7 +234,7 @@ static Suite *
 v210_suite (void)
 {
   Suite *s = suite_create ("v210 kernels (GPU)");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = cfx_test_tcase ("general");
 
   tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
