@@ -737,18 +737,19 @@ gst_cuda_fx_degrain_set_property (GObject * object, guint prop_id,
 
   /* the window, the latency and the pool are the radius's until the
    * element stops (a restart on another device keeps them too) */
-  if (prop_id == PROP_TEMPORAL_RADIUS
-      && gst_cuda_fx_filter_is_running (GST_CUDA_FX_FILTER (self))) {
-    gint wanted = g_value_get_int (value), current;
+  if (prop_id == PROP_TEMPORAL_RADIUS) {
+    GValue current = G_VALUE_INIT;
+    gboolean refused;
 
+    g_value_init (&current, G_TYPE_INT);
     GST_OBJECT_LOCK (self);
-    current = self->temporal_radius;
+    g_value_set_int (&current, self->temporal_radius);
     GST_OBJECT_UNLOCK (self);
-    if (wanted != current)
-      GST_ELEMENT_WARNING (self, CORE, STATE_CHANGE,
-          ("'temporal-radius' can only change in the NULL or READY state: "
-              "ignored"), ("wanted %d, keeping %d", wanted, current));
-    return;
+    refused = gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (self),
+        pspec, value, &current);
+    g_value_unset (&current);
+    if (refused)
+      return;
   }
 
   GST_OBJECT_LOCK (self);

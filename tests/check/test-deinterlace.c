@@ -833,6 +833,74 @@ sem_check (GstBuffer * out, GstBuffer * p, GstBuffer * c, GstBuffer * n,
   return ok;
 }
 
+/* Another value of the enum property @name than @current */
+static gint
+other_enum_value (GstElement * e, const gchar * name, gint current)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      name);
+  GEnumClass *klass = G_PARAM_SPEC_ENUM (ps)->enum_class;
+  guint i;
+
+  for (i = 0; i < klass->n_values; i++)
+    if (klass->values[i].value != current)
+      return klass->values[i].value;
+  return current;
+}
+
+/* fields and mode change the caps: while the element runs a new value is
+ * ignored with a warning and the value read back is the one in effect; the
+ * value it has passes quietly */
+GST_START_TEST (test_fields_mode_while_running)
+{
+  const gchar *names[] = { "fields", "mode" };
+  GstBus *bus = gst_bus_new ();
+  GstHarness *h;
+  GstElement *d;
+  guint i;
+
+  sem_setup ();
+  h = new_harness (NULL, SEM_CAPS);
+  gst_element_set_bus (h->element, bus);
+  d = gst_harness_find_element (h, "cudadeinterlace");
+  fail_unless (d != NULL);
+  fail_unless_equals_int (gst_harness_push (h, sem_frame (0, 0,
+              40 * GST_MSECOND)), GST_FLOW_OK);
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gint before = -1, after = -1;
+    GstMessage *msg;
+
+    g_object_get (d, names[i], &before, NULL);
+    g_object_set (d, names[i], before, NULL);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+    fail_unless (msg == NULL, "%s set to its value: a warning", names[i]);
+    g_object_set (d, names[i], other_enum_value (d, names[i], before), NULL);
+    g_object_get (d, names[i], &after, NULL);
+    fail_unless_equals_int (after, before);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+    fail_unless (msg != NULL, "%s changed while running: no warning",
+        names[i]);
+    gst_message_unref (msg);
+  }
+  /* stopped (READY), the change takes */
+  fail_unless_equals_int (gst_element_set_state (h->element,
+          GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    gint before = -1, after = -1, other;
+
+    g_object_get (d, names[i], &before, NULL);
+    other = other_enum_value (d, names[i], before);
+    g_object_set (d, names[i], other, NULL);
+    g_object_get (d, names[i], &after, NULL);
+    fail_unless_equals_int (after, other);
+  }
+  gst_object_unref (d);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_timestamps_and_counts)
 {
   GstHarness *h;
@@ -1351,6 +1419,7 @@ deinterlace_suite (void)
   tcase_add_test (tc, test_latency_query);
   tcase_add_test (tc, test_metas_on_first_output_only);
   tcase_add_test (tc, test_refusals);
+  tcase_add_test (tc, test_fields_mode_while_running);
   return s;
 }
 
