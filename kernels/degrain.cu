@@ -119,7 +119,8 @@ struct LevelChannel
   int width, height, fpitch;
   int blocks_x, block_start;
   float inv_blocks_x;           /* 1 / blocks_x, for the tile's row */
-  int vec;                      /* level 0: rows readable 4 samples at once */
+  int vec;                      /* input rows readable 4 samples at once */
+  int dst_vec;                  /* output rows writable 4 samples at once */
   int est_tiles_x, est_tiles_y, est_tw, est_th;
   float sb[3], sb2[3];          /* thresholds of LH, HL, HH and squares */
 };
@@ -175,6 +176,23 @@ store_sample (const LevelChannel & ch, int x, int y, float o)
     *p = (uint8_t) o;
   else
     *(uint16_t *) p = (uint16_t) ((unsigned) o << ch.shift);
+}
+
+/* The output sample (0 .. top, a whole number) for input @in and
+ * transform result @r, both in 8-bit units */
+__device__ __forceinline__ float
+output_value (const LevelChannel & ch, const LevelArgs & a, float in, float r)
+{
+  /* no contraction: the reference rounds the product */
+  const float blended = __fadd_rn (in, __fmul_rn (a.amount, r - in));
+  float o;
+
+  /* back to the sample's units (times a power of two: exact) */
+  if (a.output_noise)
+    o = roundf ((in - blended) * ch.from8) + 128.f * ch.from8;
+  else
+    o = roundf (blended * ch.from8);
+  return fminf (fmaxf (o, 0.f), ch.top);
 }
 
 /* Tile coordinate (relative to the tile's first output) of index i of the
@@ -380,29 +398,52 @@ degrain_level (const __grid_constant__ LevelArgs a)
     const int a0 = x0 - WR - D - PAD;
     TileWalk < CHUNKS, NT > t (tid);
 
+    if (R > 1) {
 #pragma unroll
-    for (i = 0; i < A_ITER; i++, t.next ()) {
-      if (i < A_FULL || t.r < CN) {
-        const int gy = mirror (y0 + strip_coord < R, TE, D > (t.r), h);
-        float *dst = s_r1 + t.r * CP + 4 * t.c;
+      for (i = 0; i < A_ITER; i++, t.next ()) {
+        if (i < A_FULL || t.r < CN) {
+          const int gy = mirror (y0 + strip_coord < R, TE, D > (t.r), h);
 
-        if (R > 1) {
-          cp_async16 (dst, ch.cur + (size_t) gy * ch.fpitch + a0 + 4 * t.c,
-              16);
-        } else if (ch.bytes == 1) {
-          const uint32_t q = __ldg ((const uint32_t *) (ch.src +
-                  (size_t) gy * ch.src_pitch + a0 + 4 * t.c));
-          *(float4 *) dst = make_float4 (q & 0xff, (q >> 8) & 0xff,
-              (q >> 16) & 0xff, q >> 24);
-        } else {
-          const uint2 q = __ldg ((const uint2 *) (ch.src +
-                  (size_t) gy * ch.src_pitch + 2 * (a0 + 4 * t.c)));
-          *(float4 *) dst =
-              make_float4 (((q.x >> ch.shift) & ch.mask) * ch.to8,
-              (((q.x >> 16) >> ch.shift) & ch.mask) * ch.to8,
-              ((q.y >> ch.shift) & ch.mask) * ch.to8,
-              (((q.y >> 16) >> ch.shift) & ch.mask) * ch.to8);
+          cp_async16 (s_r1 + t.r * CP + 4 * t.c, ch.cur + (size_t) gy *
+              ch.fpitch + a0 + 4 * t.c, 16);
         }
+      }
+    } else {
+      /* every load first, then the conversions: the loads' latencies
+       * overlap instead of adding up */
+      uint2 q[A_ITER];
+      int at[A_ITER];
+
+#pragma unroll
+      for (i = 0; i < A_ITER; i++, t.next ()) {
+        at[i] = -1;
+        if (i < A_FULL || t.r < CN) {
+          const int gy = mirror (y0 + strip_coord < R, TE, D > (t.r), h);
+          const uint8_t *p = ch.src + (size_t) gy * ch.src_pitch +
+              ch.bytes * (a0 + 4 * t.c);
+
+          if (ch.bytes == 1)
+            q[i].x = __ldg ((const uint32_t *) p);
+          else
+            q[i] = __ldg ((const uint2 *) p);
+          at[i] = t.r * CP + 4 * t.c;
+        }
+      }
+#pragma unroll
+      for (i = 0; i < A_ITER; i++) {
+        float4 v;
+
+        if (at[i] < 0)
+          continue;
+        if (ch.bytes == 1)
+          v = make_float4 (q[i].x & 0xff, (q[i].x >> 8) & 0xff,
+              (q[i].x >> 16) & 0xff, q[i].x >> 24);
+        else
+          v = make_float4 (((q[i].x >> ch.shift) & ch.mask) * ch.to8,
+              (((q[i].x >> 16) >> ch.shift) & ch.mask) * ch.to8,
+              ((q[i].y >> ch.shift) & ch.mask) * ch.to8,
+              (((q[i].y >> 16) >> ch.shift) & ch.mask) * ch.to8);
+        *(float4 *) (s_r1 + at[i]) = v;
       }
     }
   } else {
@@ -616,25 +657,45 @@ degrain_level (const __grid_constant__ LevelArgs a)
           rp[k] = res[k] + ll[k];
         *(vec *) (ch.acc + (size_t) gy * ch.fpitch + x0 + xs) = rv;
       }
-      if (gy < h) {
+      if (gy < h && M == 4 && ch.vec && ch.dst_vec && x0 + xs + M <= w) {
+        /* planar, aligned rows: the 4 inputs in one load, the 4 outputs
+         * in one store */
+        const size_t in_at = (size_t) gy * ch.src_pitch + ch.bytes * (x0 + xs);
+        const size_t out_at = (size_t) gy * ch.dst_pitch +
+            ch.bytes * (x0 + xs);
+        uint2 q = make_uint2 (0, 0);
+        unsigned o[4];
+
+        if (ch.bytes == 1)
+          q.x = __ldg ((const uint32_t *) (ch.src + in_at));
+        else
+          q = __ldg ((const uint2 *) (ch.src + in_at));
+#pragma unroll
+        for (k = 0; k < 4; k++) {
+          const unsigned word = k < 2 ? q.x : q.y;
+          const float in = ch.bytes == 1 ? (float) ((q.x >> (8 * k)) & 0xff)
+              : (float) (((word >> (16 * (k & 1))) >> ch.shift) & ch.mask) *
+              ch.to8;
+
+          o[k] = (unsigned) output_value (ch, a, in, res[k] + ll[k]);
+        }
+        if (ch.bytes == 1)
+          *(uint32_t *) (ch.dst + out_at) = o[0] | o[1] << 8 | o[2] << 16 |
+              o[3] << 24;
+        else
+          *(uint2 *) (ch.dst + out_at) = make_uint2 ((o[0] << ch.shift) |
+              (o[1] << ch.shift) << 16, (o[2] << ch.shift) |
+              (o[3] << ch.shift) << 16);
+      } else if (gy < h) {
 #pragma unroll
         for (k = 0; k < M; k++) {
           const int gx = x0 + xs + k;
-          float in, r, blended, o;
 
           if (gx >= w)
             break;
-          r = res[k] + ll[k];
           /* from global memory: at level 0 the C tile may hold V now */
-          in = load_sample (ch, gx, gy);
-          /* no contraction: the reference rounds the product */
-          blended = __fadd_rn (in, __fmul_rn (a.amount, r - in));
-          /* back to the sample's units (times a power of two: exact) */
-          if (a.output_noise)
-            o = roundf ((in - blended) * ch.from8) + 128.f * ch.from8;
-          else
-            o = roundf (blended * ch.from8);
-          store_sample (ch, gx, gy, fminf (fmaxf (o, 0.f), ch.top));
+          store_sample (ch, gx, gy, output_value (ch, a, load_sample (ch, gx,
+                      gy), res[k] + ll[k]));
         }
       }
     }
@@ -1038,10 +1099,14 @@ run (const CfxPlane * dst, const CfxPlane * src, int n,
       lc->fpitch = s->fpitch[c];
       lc->blocks_x = bx;
       lc->inv_blocks_x = bx > 0 ? 1.f / bx : 0.f;
-      /* level 0 reads 4 samples at once: contiguous, aligned rows */
+      /* 4 samples at once (level 0's input, the last level's input and
+       * output): contiguous, aligned rows */
       lc->vec = src[c].step == src[c].bytes
           && (uintptr_t) src[c].data % (4 * src[c].bytes) == 0
           && src[c].pitch % (4 * src[c].bytes) == 0;
+      lc->dst_vec = dst && dst[c].step == dst[c].bytes
+          && (uintptr_t) dst[c].data % (4 * dst[c].bytes) == 0
+          && dst[c].pitch % (4 * dst[c].bytes) == 0;
       lc->block_start = blocks;
       lc->est_tiles_x = est_tiles (s->width[c]);
       lc->est_tiles_y = est_tiles (s->height[c]);
