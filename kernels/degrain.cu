@@ -57,7 +57,12 @@
  * output's rounding and clipping). Fewer instructions is what makes them
  * faster; storing LL and the sum as fp16 (within the quality budget:
  * degrain.md) would halve the middle levels' DRAM bytes, which are not
- * what limits them now (not tried).
+ * what limits them now (not tried). Next, by the profile: wider tiles
+ * (64 x 32 outputs: phases B and C work on 1.55 and 1.41 elements per
+ * output instead of 1.72 and 1.56), phase C computing each band row once
+ * instead of twice (K = 16 rows a thread broke the prefix/suffix sums,
+ * which need K <= 8: tried, test-degrain caught it), the estimate's
+ * histogram atomics, and several levels in one kernel.
  *
  * Noise estimate (tests/reference/degrain-estimator.md): at level 0 every
  * 32 x 32 tile histograms |16 * HH0| (exact in float: integers at 8 bits,
