@@ -737,20 +737,10 @@ gst_cuda_fx_degrain_set_property (GObject * object, guint prop_id,
 
   /* the window, the latency and the pool are the radius's until the
    * element stops (a restart on another device keeps them too) */
-  if (prop_id == PROP_TEMPORAL_RADIUS) {
-    GValue current = G_VALUE_INIT;
-    gboolean refused;
-
-    g_value_init (&current, G_TYPE_INT);
-    GST_OBJECT_LOCK (self);
-    g_value_set_int (&current, self->temporal_radius);
-    GST_OBJECT_UNLOCK (self);
-    refused = gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (self),
-        pspec, value, &current);
-    g_value_unset (&current);
-    if (refused)
-      return;
-  }
+  if (prop_id == PROP_TEMPORAL_RADIUS
+      && gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (self), pspec,
+          value))
+    return;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {

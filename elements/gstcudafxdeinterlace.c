@@ -490,9 +490,6 @@ gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
 
 /* ---- GObject ------------------------------------------------------------ */
 
-static void gst_cuda_fx_deinterlace_get_property (GObject * object,
-    guint prop_id, GValue * value, GParamSpec * pspec);
-
 static void
 gst_cuda_fx_deinterlace_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -500,18 +497,10 @@ gst_cuda_fx_deinterlace_set_property (GObject * object, guint prop_id,
   GstCudaFxDeinterlace *self = GST_CUDA_FX_DEINTERLACE (object);
 
   /* fields and mode change the caps: only before the stream starts */
-  if (prop_id == PROP_FIELDS || prop_id == PROP_MODE) {
-    GValue current = G_VALUE_INIT;
-    gboolean refused;
-
-    g_value_init (&current, G_PARAM_SPEC_VALUE_TYPE (pspec));
-    gst_cuda_fx_deinterlace_get_property (object, prop_id, &current, pspec);
-    refused = gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (self),
-        pspec, value, &current);
-    g_value_unset (&current);
-    if (refused)
-      return;
-  }
+  if ((prop_id == PROP_FIELDS || prop_id == PROP_MODE)
+      && gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (self), pspec,
+          value))
+    return;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {

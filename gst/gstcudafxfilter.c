@@ -1214,33 +1214,40 @@ gst_cuda_fx_filter_is_running (GstCudaFxFilter * filter)
  * @filter: a filter
  * @pspec: a property that changes only in NULL or READY
  * @wanted: the value being set
- * @current: the value in effect
  *
  * Setting such a property while the element runs is ignored with a
  * warning (GStreamer's GST_PARAM_MUTABLE_READY is a promise to the user,
- * not enforced by GObject); setting the value it already has is not a
- * change and passes quietly. Call without the object lock (the warning
- * goes to the bus).
+ * not enforced by GObject); setting the value in effect is not a change
+ * and passes quietly. Call from set_property without the object lock (the
+ * value in effect is read through get_property, the warning goes to the
+ * bus).
  *
  * Returns: TRUE when the caller must ignore the value.
  */
 gboolean
 gst_cuda_fx_filter_refuse_change (GstCudaFxFilter * filter,
-    GParamSpec * pspec, const GValue * wanted, const GValue * current)
+    GParamSpec * pspec, const GValue * wanted)
 {
-  gchar *w, *c;
+  GValue current = G_VALUE_INIT;
+  gboolean refuse = FALSE;
 
-  if (!gst_cuda_fx_filter_is_running (filter)
-      || g_param_values_cmp (pspec, wanted, current) == 0)
+  if (!gst_cuda_fx_filter_is_running (filter))
     return FALSE;
-  w = g_strdup_value_contents (wanted);
-  c = g_strdup_value_contents (current);
-  GST_ELEMENT_WARNING (filter, CORE, STATE_CHANGE,
-      ("'%s' can only change in the NULL or READY state: ignored",
-          pspec->name), ("wanted %s, keeping %s", w, c));
-  g_free (w);
-  g_free (c);
-  return TRUE;
+  g_value_init (&current, G_PARAM_SPEC_VALUE_TYPE (pspec));
+  g_object_get_property (G_OBJECT (filter), pspec->name, &current);
+  if (g_param_values_cmp (pspec, wanted, &current) != 0) {
+    gchar *w = g_strdup_value_contents (wanted);
+    gchar *c = g_strdup_value_contents (&current);
+
+    GST_ELEMENT_WARNING (filter, CORE, STATE_CHANGE,
+        ("'%s' can only change in the NULL or READY state: ignored",
+            pspec->name), ("wanted %s, keeping %s", w, c));
+    g_free (w);
+    g_free (c);
+    refuse = TRUE;
+  }
+  g_value_unset (&current);
+  return refuse;
 }
 
 /**

@@ -84,10 +84,11 @@ const GstVideoInfo *gst_cuda_fx_filter_get_out_info (GstCudaFxFilter *
  * changes then) */
 gboolean gst_cuda_fx_filter_is_running (GstCudaFxFilter * filter);
 /* For a property that changes only in NULL or READY: TRUE (after posting
- * a warning that names it, @wanted and @current) when the element is
- * running and @wanted differs from @current; the caller then ignores it */
+ * a warning that names it, @wanted and the value in effect) when the
+ * element is running and @wanted differs from the value in effect; the
+ * caller then ignores it */
 gboolean gst_cuda_fx_filter_refuse_change (GstCudaFxFilter * filter,
-    GParamSpec * pspec, const GValue * wanted, const GValue * current);
+    GParamSpec * pspec, const GValue * wanted);
 
 /* Temporal filters whose window is a property: this element's window
  * instead of the class's (before it starts) */
