@@ -603,7 +603,9 @@ bicubic (const Comp & c, float x, float y)
 
   catmull_rom (__fsub_rn (x, fx), wx);
   catmull_rom (__fsub_rn (y, fy), wy);
-  /* (the word loads read up to 4 bytes past the window: inside the row) */
+  /* the word loads read up to 4 bytes past the window (inside the row
+   * here) and up to 3 before it (in the aligned word of its first byte:
+   * never outside the allocation) */
   if (c.bytes == 1 && c.step == 1 && inside && ix + 7 <= c.width)
     return bicubic_sum_words (c, ix, iy, wx, wy);
 #pragma unroll
