@@ -106,6 +106,7 @@ kernel_rows (void)
     {FALSE, 100.0, 0}, {FALSE, 200.0, 0},
   };
   double t4k[G_N_ELEMENTS (cases)] = { 0 }, bytes4k = 0;
+  double share16 = 0;           /* 4K GRAY16 sigma 3, of the copy bandwidth */
   guint k, c;
 
   bench_print_kernel_header ("cudablur kernels, one frame (all planes) per "
@@ -181,6 +182,8 @@ kernel_rows (void)
         t4k[c] = t;
         bytes4k = 2.0 * frame_bytes;
       }
+      if (kinds[k].bytes == 2 && w == 3840 && c == 1)
+        share16 = 2.0 * frame_bytes / t / bench_copy_bandwidth;
       g_free (name);
     }
     for (s = 0; s < sets; s++) {
@@ -191,6 +194,8 @@ kernel_rows (void)
     g_free (d);
   }
 
+  bench_target_depth ("cudablur 4K GRAY16 sigma 3 (against GRAY8)", share16,
+      t4k[1] > 0 ? bytes4k / t4k[1] / bench_copy_bandwidth : 0);
   /* with CUDAFX_BENCH_ONLY some of the cases may not have run */
   for (c = 1; c < G_N_ELEMENTS (cases); c++)
     if (t4k[c] <= 0.0)

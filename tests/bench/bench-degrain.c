@@ -21,6 +21,7 @@ typedef struct
   const char *name;
   GstVideoFormat format;
   int w, h;
+  gboolean spatial_only;        /* left out of the temporal table */
 } DegrainKind;
 
 static const DegrainKind kinds[] = {
@@ -28,7 +29,26 @@ static const DegrainKind kinds[] = {
   {"1080p UYVY", GST_VIDEO_FORMAT_UYVY, 1920, 1080},
   {"4K I420", GST_VIDEO_FORMAT_I420, 3840, 2160},
   {"4K UYVY", GST_VIDEO_FORMAT_UYVY, 3840, 2160},
+  /* 10 bits next to the 8-bit layouts they compare with (P010 with
+   * NV12): the spatial table only */
+  {"1080p I420_10LE", GST_VIDEO_FORMAT_I420_10LE, 1920, 1080, TRUE},
+  {"4K I420_10LE", GST_VIDEO_FORMAT_I420_10LE, 3840, 2160, TRUE},
+  {"4K NV12", GST_VIDEO_FORMAT_NV12, 3840, 2160, TRUE},
+  {"4K P010", GST_VIDEO_FORMAT_P010_10LE, 3840, 2160, TRUE},
 };
+
+/* index of the kind named @name */
+static guint
+kind_index (const char *name)
+{
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (kinds); k++)
+    if (!strcmp (kinds[k].name, name))
+      break;
+  g_assert (k < G_N_ELEMENTS (kinds));
+  return k;
+}
 
 typedef struct
 {
@@ -54,26 +74,7 @@ launch_degrain (int set, void *data)
 static size_t
 frame_layout (const DegrainKind * k, guint8 * base, CfxPlane * ch, int *n)
 {
-  int w = k->w, h = k->h;
-
-  if (k->format == GST_VIDEO_FORMAT_UYVY) {
-    int pitch = GST_ROUND_UP_N (GST_ROUND_UP_2 (w) * 2, 256);
-    ch[0] = cfx_plane_8bit (base + 1, pitch, w, h, 2, 1);
-    ch[1] = cfx_plane_8bit (base, pitch, (w + 1) / 2, h, 4, 0);
-    ch[2] = cfx_plane_8bit (base + 2, pitch, (w + 1) / 2, h, 4, 2);
-    *n = 3;
-    return (size_t) pitch * h;
-  } else {
-    int cw = (w + 1) / 2, chh = (h + 1) / 2;
-    int yp = GST_ROUND_UP_N (w, 256), cp = GST_ROUND_UP_N (cw, 256);
-    size_t ysize = (size_t) yp * h, csize = (size_t) cp * chh;
-    ch[0] = cfx_plane_8bit (base, yp, w, h, 1, 0);
-    ch[1] = cfx_plane_8bit (base + (base ? ysize : 0), cp, cw, chh, 1, 0);
-    ch[2] = cfx_plane_8bit (base + (base ? ysize + csize : 0), cp, cw, chh, 1,
-        0);
-    *n = 3;
-    return ysize + 2 * csize;
-  }
+  return bench_frame_layout (k->format, k->w, k->h, base, ch, n);
 }
 
 /* Natural-ish content with sigma 10 noise, so the estimate histograms and
@@ -87,7 +88,7 @@ fill_frame_at (guint8 * host, size_t size, const DegrainKind * k, int t)
   guint64 s = 12345 + 7919 * (guint64) t;
   int n, c, x, y, i;
 
-  memset (host, 128, size);
+  memset (host, 0, size);
   frame_layout (k, host, ch, &n);
   for (c = 0; c < n; c++)
     for (y = 0; y < ch[c].height; y++)
@@ -101,21 +102,20 @@ fill_frame_at (guint8 * host, size_t size, const DegrainKind * k, int t)
         int px = x + 4000 - 3 * t, py = y + 3000 - 2 * t;
         v = 40.0 + ABS ((px % 400) - 200) * 0.5 + ABS ((py % 300) - 150) *
             0.5 + 10.0 * g;
-        host[(size_t) y * ch[c].pitch + (size_t) (ch[c].data - host) +
-            (size_t) x * ch[c].step] = v < 0 ? 0 : v > 255 ? 255 :
-            (guint8) (v + 0.5);
+        bench_frame_put (&ch[c], x, y, v);
       }
 }
 
 /* Bytes the kernels move per sample for @levels (halo re-reads hit L2 and
- * are not counted): level 0 reads 1 and writes 8; a middle level reads
- * and writes 8 each; the last reads 9 (low band, sum, input) and writes 1 */
+ * are not counted), samples of @b bytes: level 0 reads b and writes 8; a
+ * middle level reads and writes 8 each; the last reads 8 + b (low band,
+ * sum, input) and writes b */
 static double
-bytes_per_sample (int levels)
+bytes_per_sample (int levels, int b)
 {
   if (levels == 1)
-    return 3.0;
-  return 9.0 + 16.0 * (levels - 2) + 10.0;
+    return 3.0 * b;
+  return b + 8.0 + 16.0 * (levels - 2) + 8.0 + 2.0 * b;
 }
 
 static double
@@ -155,7 +155,7 @@ time_degrain (const DegrainKind * k, CfxDegrainShrink shrink, int levels,
   d->p.estimate = 1;
 
   t = bench_time_kernel (launch_degrain, d, d->sets);
-  *bytes = bytes_per_sample (levels) * d->samples;
+  *bytes = bytes_per_sample (levels, ch[0].bytes) * d->samples;
   *samples = d->samples;
 
   cfx_degrain_scratch_free (d->scratch);
@@ -301,7 +301,7 @@ bench_temporal (const double *spatial_i420_ms, double spatial_uyvy_4k_ms)
         spatial_i420_ms[kinds[k].w > 1920] : kinds[k].w > 1920 ?
         spatial_uyvy_4k_ms : 0.0;
 
-    if (!bench_case_wanted (kinds[k].name))
+    if (kinds[k].spatial_only || !bench_case_wanted (kinds[k].name))
       continue;
     for (r = 1; r <= 2; r++) {
       double all, temporal;
@@ -354,6 +354,7 @@ bench_section_degrain (void)
   } modes[] = { {CFX_DEGRAIN_WIENER, "wiener"}, {CFX_DEGRAIN_SOFT, "soft"} };
   double gpu_i420_ms[2] = { 0, 0 };     /* wiener 1080p, 4K */
   double uyvy_4k_ms = 0;
+  double share[G_N_ELEMENTS (kinds)] = { 0 };   /* wiener, of the floor */
   gchar *ffmpeg = g_find_program_in_path ("ffmpeg");
   guint k, m;
 
@@ -361,15 +362,16 @@ bench_section_degrain (void)
       "estimate included (CUDA events)\n\n");
   printf ("Bytes moved: what the kernels read and write in DRAM (level 0 "
       "1 + 8, middle levels 8 + 8, last 9 + 1 per sample; halo re-reads "
-      "hit L2). The operation's own floor is 2 bytes per sample.\n\n");
+      "hit L2; 10-bit samples: 2 bytes in and out instead of 1). The "
+      "operation's own floor is to read and write each sample once.\n\n");
   printf ("| frame | shrink | levels | ms per frame | fps | bytes moved | "
-      "GB/s | %% of copy bandwidth | floor ms (2 B/sample) |\n"
-      "|---|---|---|---|---|---|---|---|---|\n");
+      "GB/s | %% of copy bandwidth | floor ms | %% of floor |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
   for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
     int levels = kinds[k].w > 1920 || kinds[k].h > 1080 ? 5 : 4;
 
     for (m = 0; m < G_N_ELEMENTS (modes); m++) {
-      double bytes, samples, t;
+      double bytes, samples, t, floor_s;
       gchar *name = g_strdup_printf ("%s %s", kinds[k].name, modes[m].name);
       gboolean wanted = bench_case_wanted (name);
 
@@ -377,11 +379,15 @@ bench_section_degrain (void)
       if (!wanted)
         continue;
       t = time_degrain (&kinds[k], modes[m].shrink, levels, &bytes, &samples);
+      floor_s = 2.0 * bench_frame_bytes (kinds[k].format, kinds[k].w,
+          kinds[k].h) / bench_copy_bandwidth;
       printf ("| %s | %s | %d | %.3f | %.0f | %.0f MB | %.0f | %.0f%% | "
-          "%.3f |\n", kinds[k].name, modes[m].name, levels, t * 1e3, 1.0 / t,
-          bytes / 1e6, bytes / t / 1e9,
-          100.0 * bytes / t / bench_copy_bandwidth,
-          2.0 * samples / bench_copy_bandwidth * 1e3);
+          "%.3f | %.1f%% |\n", kinds[k].name, modes[m].name, levels, t * 1e3,
+          1.0 / t, bytes / 1e6, bytes / t / 1e9,
+          100.0 * bytes / t / bench_copy_bandwidth, floor_s * 1e3,
+          100.0 * floor_s / t);
+      if (modes[m].shrink == CFX_DEGRAIN_WIENER)
+        share[k] = floor_s / t;
       if (modes[m].shrink == CFX_DEGRAIN_WIENER
           && kinds[k].format == GST_VIDEO_FORMAT_I420)
         gpu_i420_ms[kinds[k].w > 1920] = t * 1e3;
@@ -395,6 +401,10 @@ bench_section_degrain (void)
       gpu_i420_ms[1], 0.30, FALSE);
   degrain_target ("cudadegrain 4K UYVY wiener, 5 levels", "<= 0.40 ms",
       uyvy_4k_ms, 0.40, FALSE);
+  bench_target_depth ("cudadegrain 4K I420_10LE wiener (against 4K I420)",
+      share[kind_index ("4K I420_10LE")], share[kind_index ("4K I420")]);
+  bench_target_depth ("cudadegrain 4K P010 wiener (against 4K NV12)",
+      share[kind_index ("4K P010")], share[kind_index ("4K NV12")]);
 
   bench_temporal (gpu_i420_ms, uyvy_4k_ms);
 

@@ -35,43 +35,25 @@ static void
 launch_deint (int set, void *data)
 {
   DeintData *d = data;
-  cfx_deinterlace_frame (d->comps[set], d->n_comps, &d->field, 0);
+
+  /* as the element: 16-bit samples take deinterlace16.cu */
+  (d->comps[set][0].dst.bytes == 2 ? cfx_deinterlace16_frame :
+      cfx_deinterlace_frame) (d->comps[set], d->n_comps, &d->field, 0);
 }
 
-/* One component of a frame kind: its plane, where it lies in the plane's
- * rows, its size */
+/* The lowest share of the floor of yadif and bwdif, by sample size and
+ * frame height (1080i, 2160i) */
 typedef struct
 {
-  int plane, offset, step, width, height;
-} Comp;
+  double worst[2][2];
+} Shares;
 
-/* The planes (row bytes and rows) and components of one frame kind:
- * packed UYVY or I420 (even sizes). Returns the number of planes. */
-static int
-frame_layout (gboolean uyvy, int w, int h, int *row_bytes, int *rows,
-    Comp * comp, int *n_comps)
+static void
+note_share (Shares * s, int bytes, int big, double share)
 {
-  if (uyvy) {
-    const Comp y = { 0, 1, 2, w, h }, u = { 0, 0, 4, w / 2, h };
-    const Comp v = { 0, 2, 4, w / 2, h };
+  double *w = &s->worst[bytes == 2][big];
 
-    row_bytes[0] = 2 * w;
-    rows[0] = h;
-    comp[0] = y;
-    comp[1] = u;
-    comp[2] = v;
-    *n_comps = 3;
-    return 1;
-  }
-  for (int p = 0; p < 3; p++) {
-    const Comp c = { p, 0, 1, p ? w / 2 : w, p ? h / 2 : h };
-
-    row_bytes[p] = c.width;
-    rows[p] = c.height;
-    comp[p] = c;
-  }
-  *n_comps = 3;
-  return 3;
+  *w = *w > 0 ? MIN (*w, share) : share;
 }
 
 static void
@@ -80,13 +62,17 @@ kernel_rows (void)
   const struct
   {
     const char *name;
-    gboolean uyvy;
+    GstVideoFormat format;
     int w, h;
   } kinds[] = {
-    {"1080i UYVY", TRUE, 1920, 1080},
-    {"1080i I420", FALSE, 1920, 1080},
-    {"2160i UYVY", TRUE, 3840, 2160},
-    {"2160i I420", FALSE, 3840, 2160},
+    {"1080i UYVY", GST_VIDEO_FORMAT_UYVY, 1920, 1080},
+    {"1080i I420", GST_VIDEO_FORMAT_I420, 1920, 1080},
+    {"1080i I420_10LE", GST_VIDEO_FORMAT_I420_10LE, 1920, 1080},
+    {"1080i P010", GST_VIDEO_FORMAT_P010_10LE, 1920, 1080},
+    {"2160i UYVY", GST_VIDEO_FORMAT_UYVY, 3840, 2160},
+    {"2160i I420", GST_VIDEO_FORMAT_I420, 3840, 2160},
+    {"2160i I420_10LE", GST_VIDEO_FORMAT_I420_10LE, 3840, 2160},
+    {"2160i P010", GST_VIDEO_FORMAT_P010_10LE, 3840, 2160},
   };
   const struct
   {
@@ -100,42 +86,39 @@ kernel_rows (void)
     {"ela", CFX_DEINT_ELA, 0},
     {"linear", CFX_DEINT_LINEAR, 0},
   };
-  double worst[2] = { 0, 0 };   /* yadif/bwdif share of the floor: 1080i, 2160i */
+  Shares sh = { {{0, 0}, {0, 0}} };
   guint k, m;
+  int big;
 
   bench_print_kernel_header ("cudadeinterlace kernel, one output frame per "
       "launch (floor: yadif/bwdif read 2.5 frames + write 1; ELA, linear "
-      "and bwdif's intra fields read 1 + write 1)");
+      "and bwdif's intra fields read 1 + write 1; 10-bit formats: "
+      "deinterlace16.cu)");
   for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
-    Comp comp[3];
-    int ph[3], rb[3], pitch[3], n, n_comps, p, c, s, sets, j;
-    size_t frame_bytes = 0, frame_alloc = 0, offset[3];
+    CfxPlane layout[GST_VIDEO_MAX_COMPONENTS];
+    int n_comps, c, s, sets, j;
+    size_t frame_alloc = bench_frame_layout (kinds[k].format, kinds[k].w,
+        kinds[k].h, NULL, layout, &n_comps);
+    double frame_bytes = bench_frame_bytes (kinds[k].format, kinds[k].w,
+        kinds[k].h);
     DeintData *d = g_new0 (DeintData, 1);
 
-    n = frame_layout (kinds[k].uyvy, kinds[k].w, kinds[k].h, rb, ph, comp,
-        &n_comps);
-    for (p = 0; p < n; p++) {
-      pitch[p] = GST_ROUND_UP_N (rb[p], 256);
-      offset[p] = frame_alloc;
-      frame_alloc += (size_t) pitch[p] * ph[p];
-      frame_bytes += (size_t) rb[p] * ph[p];
-    }
     sets = bench_sets_for (4 * frame_alloc);
     d->n_comps = n_comps;
     for (s = 0; s < sets; s++) {
+      CfxPlane frame[4][GST_VIDEO_MAX_COMPONENTS];
+
       for (j = 0; j < 4; j++) {
         CHECK (cudaMalloc ((void **) &d->mem[s][j], frame_alloc));
         CHECK (cudaMemset (d->mem[s][j], 16 + s * 4 + j, frame_alloc));
+        bench_frame_layout (kinds[k].format, kinds[k].w, kinds[k].h,
+            d->mem[s][j], frame[j], &n_comps);
       }
       for (c = 0; c < n_comps; c++) {
-        CfxDeintComponent *dc = &d->comps[s][c];
-        CfxPlane *pl[4] = { &dc->prev, &dc->cur, &dc->next, &dc->dst };
-        const Comp *cp = &comp[c];
-
-        for (j = 0; j < 4; j++)
-          *pl[j] = cfx_plane_8bit (d->mem[s][j] + offset[cp->plane] +
-              cp->offset, pitch[cp->plane], cp->width, cp->height, cp->step,
-              cp->offset);
+        d->comps[s][c].prev = frame[0][c];
+        d->comps[s][c].cur = frame[1][c];
+        d->comps[s][c].next = frame[2][c];
+        d->comps[s][c].dst = frame[3][c];
       }
     }
 
@@ -160,12 +143,9 @@ kernel_rows (void)
       d->field.intra_only = methods[m].intra;
       t = bench_time_kernel (launch_deint, d, sets);
       bench_print_kernel_row (name, t, bytes);
-      if (temporal) {
-        double share = bytes / t / bench_copy_bandwidth;
-        int big = kinds[k].h > 1080;
-
-        worst[big] = worst[big] > 0 ? MIN (worst[big], share) : share;
-      }
+      if (temporal)
+        note_share (&sh, layout[0].bytes, kinds[k].h > 1080,
+            bytes / t / bench_copy_bandwidth);
       g_free (name);
     }
     for (s = 0; s < sets; s++)
@@ -173,14 +153,18 @@ kernel_rows (void)
         cudaFree (d->mem[s][j]);
     g_free (d);
   }
-  if (worst[1] > 0)
+  if (sh.worst[0][1] > 0)
     bench_target ("cudadeinterlace 2160i yadif/bwdif kernel, share of its "
-        "floor (the lowest of UYVY and I420)", ">= 85%", worst[1] >= 0.85,
-        "%.0f%%", 100 * worst[1]);
-  if (worst[0] > 0)
+        "floor (the lowest of UYVY and I420)", ">= 85%",
+        sh.worst[0][1] >= 0.85, "%.0f%%", 100 * sh.worst[0][1]);
+  if (sh.worst[0][0] > 0)
     bench_target ("cudadeinterlace 1080i yadif/bwdif kernel, share of its "
-        "floor (the lowest)", ">= 70%", worst[0] >= 0.70, "%.0f%%",
-        100 * worst[0]);
+        "floor (the lowest)", ">= 70%", sh.worst[0][0] >= 0.70, "%.0f%%",
+        100 * sh.worst[0][0]);
+  for (big = 0; big < 2; big++)
+    bench_target_depth (big ? "cudadeinterlace 2160i yadif/bwdif kernel "
+        "(the lowest)" : "cudadeinterlace 1080i yadif/bwdif kernel "
+        "(the lowest)", sh.worst[1][big], sh.worst[0][big]);
 }
 
 /* FFmpeg's CPU filter on a lavfi source: output frames per second, 0 if

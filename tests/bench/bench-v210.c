@@ -1,6 +1,6 @@
-/* Benchmark section "v210": the v210 unpack and pack kernels and the
- * 16-bit luma kernel against their floors (bytes moved over the measured
- * copy bandwidth), at 1080p, 4K and 8K. */
+/* Benchmark section "v210": the v210 unpack and pack kernels against
+ * their floor (bytes moved over the measured copy bandwidth), at 1080p, 4K
+ * and 8K. */
 #include <gst/gst.h>
 
 #include "cudafx-kernels.h"
@@ -51,19 +51,6 @@ make_planes (CfxPlane p[3], int w, int h, int depth, int shift)
   }
 }
 
-typedef struct
-{
-  CfxPlane src[BENCH_MAX_SETS], dst[BENCH_MAX_SETS];
-} Luma16Data;
-
-static void
-launch_luma16 (int set, void *data)
-{
-  Luma16Data *d = data;
-
-  CHECK (cfx_luma_copy (d->dst[set], d->src[set], 0));
-}
-
 void
 bench_section_v210 (void)
 {
@@ -108,38 +95,6 @@ bench_section_v210 (void)
       cudaFree (d->planes[i][1].data);
       cudaFree (d->planes[i][2].data);
     }
-    g_free (d);
-  }
-
-  bench_print_kernel_header ("cudaluma kernel, 16-bit (P010 luma -> "
-      "GRAY16_LE, scaled), CUDA events");
-  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-    int w = sizes[s][0], h = sizes[s][1], i;
-    int pitch = GST_ROUND_UP_N (w * 2, 256);
-    int sets = bench_sets_for ((size_t) pitch * h * 2);
-    Luma16Data *d = g_new0 (Luma16Data, 1);
-    gchar *name = g_strdup_printf ("P010 Y->GRAY16 %s", tags[s]);
-
-    for (i = 0; i < sets; i++) {
-      CfxPlane src = { NULL, pitch, w, h, 2, 10, 6, 2, 0 };
-      CfxPlane dst = { NULL, pitch, w, h, 2, 16, 0, 2, 0 };
-
-      d->src[i] = src;
-      d->dst[i] = dst;
-      CHECK (cudaMalloc ((void **) &d->src[i].data, (size_t) pitch * h));
-      CHECK (cudaMalloc ((void **) &d->dst[i].data, (size_t) pitch * h));
-      CHECK (cudaMemset (d->src[i].data, i + 3, (size_t) pitch * h));
-    }
-    if (bench_case_wanted (name)) {
-      double t = bench_time_kernel (launch_luma16, d, sets);
-      bench_print_kernel_row (name, t, 4.0 * w * h);
-      bench_copy_row ("  cudaMemcpy D2D, same bytes", 4.0 * w * h);
-    }
-    for (i = 0; i < sets; i++) {
-      cudaFree (d->src[i].data);
-      cudaFree (d->dst[i].data);
-    }
-    g_free (name);
     g_free (d);
   }
 }

@@ -399,56 +399,6 @@ bench_copy_row (const char *name, double bytes_moved)
   g_free (d);
 }
 
-typedef struct
-{
-  CfxPlane src[64], dst[64];
-} LumaData;
-
-static void
-launch_luma (int set, void *data)
-{
-  LumaData *d = data;
-  cfx_luma_copy (d->dst[set], d->src[set], 0);
-}
-
-static void
-section_luma (void)
-{
-  const int sizes[][2] = { {1920, 1080}, {3840, 2160}, {7680, 4320} };
-  const char *names[] = { "UYVY->Y 1080p", "UYVY->Y 4K", "UYVY->Y 8K" };
-  guint s;
-
-  bench_print_kernel_header ("cudaluma kernel (UYVY -> GRAY8), CUDA events");
-  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
-    int w = sizes[s][0], h = sizes[s][1], i;
-    int sp = GST_ROUND_UP_N (w * 2, 256), dp = GST_ROUND_UP_N (w, 256);
-    int sets = bench_sets_for ((size_t) (sp + dp) * h);
-    LumaData *d = g_new0 (LumaData, 1);
-    double t;
-
-    for (i = 0; i < sets; i++) {
-      /* UYVY's luma: every second byte from byte 1 */
-      CfxPlane y = { NULL, sp, w, h, 1, 8, 0, 2, 1 };
-      CfxPlane gray = { NULL, dp, w, h, 1, 8, 0, 1, 0 };
-
-      d->src[i] = y;
-      d->dst[i] = gray;
-      CHECK (cudaMalloc ((void **) &d->src[i].data, (size_t) sp * h));
-      CHECK (cudaMalloc ((void **) &d->dst[i].data, (size_t) dp * h));
-      CHECK (cudaMemset (d->src[i].data, i + 1, (size_t) sp * h));
-      d->src[i].data += 1;
-    }
-    t = bench_time_kernel (launch_luma, d, sets);
-    bench_print_kernel_row (names[s], t, 3.0 * w * h);
-    bench_copy_row ("  cudaMemcpy D2D, same bytes", 3.0 * w * h);
-    for (i = 0; i < sets; i++) {
-      cudaFree (d->src[i].data - 1);
-      cudaFree (d->dst[i].data);
-    }
-    g_free (d);
-  }
-}
-
 /* ---- pipelines ----------------------------------------------------------- */
 
 static gint64 first_buffer_time;
@@ -800,6 +750,21 @@ bench_target_not_run (const char *what, const char *target)
           what, target));
 }
 
+void
+bench_target_depth (const char *what, double share16, double share8)
+{
+  gchar *w = g_strdup_printf ("%s, 16-bit samples, share of the floor", what);
+  gchar *target = share8 > 0 ? g_strdup_printf (">= the 8-bit kernel's "
+      "(%.0f%%)", 100 * share8) : g_strdup (">= the 8-bit kernel's");
+
+  if (share16 > 0 && share8 > 0)
+    bench_target (w, target, share16 >= share8, "%.0f%%", 100 * share16);
+  else
+    bench_target_not_run (w, target);
+  g_free (target);
+  g_free (w);
+}
+
 static void
 print_targets (void)
 {
@@ -825,7 +790,7 @@ static const struct
 } sections[] = {
   {"limits", section_limits},
   {"transfer", section_transfer},
-  {"luma", section_luma},
+  {"luma", bench_section_luma},
   {"v210", bench_section_v210},
   {"pipelines", section_pipelines},
   {"sharing", section_sharing},
