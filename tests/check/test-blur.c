@@ -1569,6 +1569,7 @@ GST_START_TEST (test_pipeline)
   guint n;
 
   fail_unless (pipeline != NULL, "%s", error ? error->message : "?");
+  cfx_test_track_pipeline (pipeline);
   orig = gst_bin_get_by_name (GST_BIN (pipeline), "orig");
   blurred = gst_bin_get_by_name (GST_BIN (pipeline), "blurred");
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=

@@ -244,6 +244,7 @@ GST_START_TEST (test_tee_writing_branch)
 
   fail_unless (gst_video_info_from_caps (&tee_info, c));
   fail_unless (pipeline != NULL);
+  cfx_test_track_pipeline (pipeline);
   q = gst_bin_get_by_name (GST_BIN (pipeline), "q");
   /* on the tee's pad: the tee still holds the buffer for the other branch,
    * so the write must go through a copy */

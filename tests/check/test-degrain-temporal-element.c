@@ -773,9 +773,14 @@ watch_start (void)
   alarm (WATCH_S);
 }
 
+/* Teardowns run in reverse order of registration: this one before
+ * cfx_test_tcase's. What a failed check left playing is stopped here,
+ * while the alarm still runs (a stop that blocks is then reported);
+ * the fixture's own call finds nothing left */
 static void
 watch_stop (void)
 {
+  cfx_test_stop_pipelines ();
   alarm (0);
 }
 

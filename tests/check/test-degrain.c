@@ -1727,6 +1727,7 @@ GST_START_TEST (test_pipelines)
     guint frames;
 
     fail_unless (pipeline != NULL, "%s", desc);
+    cfx_test_track_pipeline (pipeline);
     messages = run_pipeline (pipeline, &frames);
     fail_unless_equals_int (frames, 30);
     /* stream time 0 .. 2.9 s: messages at 0, 1 and 2 s */
@@ -1762,6 +1763,7 @@ GST_START_TEST (test_message_estimate)
     GList *messages, *l;
     guint frames, n, c, nc;
 
+    cfx_test_track_pipeline (pipeline);
     gst_video_info_set_format (&info, gst_video_format_from_string (fmts[f]),
         960, 540);
     /* appsrc takes buffers once started */

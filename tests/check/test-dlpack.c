@@ -87,6 +87,7 @@ export_case (const gchar * format, gint w, gint h)
   gchar *what = g_strdup_printf ("%s %dx%d", format, w, h);
 
   fail_unless (pipeline != NULL);
+  cfx_test_track_pipeline (pipeline);
   fail_unless (ctx != NULL);
   gst_cuda_fx_context_make_current (ctx);
   fail_unless_equals_int (cudaStreamCreateWithFlags (&stream,

@@ -150,6 +150,7 @@ GST_START_TEST (test_nvdec_zero_copy)
   guint64 copies;
 
   fail_unless (pipeline != NULL, "%s", error ? error->message : "?");
+  cfx_test_track_pipeline (pipeline);
   dec = gst_bin_get_by_name (GST_BIN (pipeline), "dec");
   f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
   pad = gst_element_get_static_pad (dec, "src");

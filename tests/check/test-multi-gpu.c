@@ -223,7 +223,7 @@ GST_START_TEST (test_context_rules)
   gst_object_unref (pipeline);
 
   /* device 1's context taken at -1, then device-id=0: device 0 */
-  pipeline = gst_parse_launch (line, NULL);
+  pipeline = cfx_test_track_pipeline (gst_parse_launch (line, NULL));
   b = gst_bin_get_by_name (GST_BIN (pipeline), "b");
   gst_element_set_context (b, context);
   fail_unless_equals_int (gst_cuda_fx_context_get_device_id

@@ -172,6 +172,7 @@ noisy_pipeline (const gchar * middle, GstState state)
 
   fail_unless (pipeline != NULL, "%s: %s", launch, error ? error->message :
       "?");
+  cfx_test_track_pipeline (pipeline);
   attach_noisy_source (pipeline);
   fail_if (gst_element_set_state (pipeline, state) ==
       GST_STATE_CHANGE_FAILURE, "%s", launch);
@@ -266,6 +267,7 @@ load_thread (gpointer data)
       "cudadegrain ! cudablur sigma=20 ! fakesink sync=false";
   GstElement *pipeline = gst_parse_launch (launch, NULL);
 
+  cfx_test_track_pipeline (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   while (!g_atomic_int_get (stop))
     g_usleep (10000);
@@ -441,6 +443,7 @@ run_to_error (const gchar * launch)
   GError *error = NULL;
   gchar *debug = NULL, *text;
 
+  cfx_test_track_pipeline (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
       60 * GST_SECOND, GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
@@ -553,6 +556,7 @@ GST_START_TEST (test_deep_queue_bounded)
   GstElement *q = gst_bin_get_by_name (GST_BIN (pipeline), "q");
   guint level = 0, last = G_MAXUINT, i;
 
+  cfx_test_track_pipeline (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   /* until the level stops moving, once it has started (a slow start, as
    * under compute-sanitizer, is not a stop) */
@@ -752,6 +756,7 @@ GST_START_TEST (test_device_id_wins_over_earlier_context)
   GError *error = NULL;
   gchar *debug = NULL;
 
+  cfx_test_track_pipeline (pipeline);
   gst_context_set_cuda_fx_context (context, ctx);
   gst_element_set_context (b, context);
   g_object_set (b, "device-id", 57, NULL);
@@ -1050,6 +1055,7 @@ GST_START_TEST (test_live_property_changes)
       "interlace-mode=interleaved,field-order=top-field-first ! "
       "cudafxupload ! cudadeinterlace name=d ! cudadegrain name=g ! "
       "cudablur name=b ! cudafxdownload ! fakesink sync=false", NULL);
+  cfx_test_track_pipeline (lc.pipeline);
   d = gst_bin_get_by_name (GST_BIN (lc.pipeline), "d");
   g = gst_bin_get_by_name (GST_BIN (lc.pipeline), "g");
   gst_element_set_state (lc.pipeline, GST_STATE_PLAYING);

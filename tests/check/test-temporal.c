@@ -29,6 +29,7 @@ check_pipeline (const gchar * middle, guint frames, guint per_frame)
   GstMessage *msg;
   guint n = 0;
 
+  cfx_test_track_pipeline (pipeline);
   gst_element_set_state (pipeline, GST_STATE_PLAYING);
   /* (an error does not wake an appsink: a missing sample fails after 20 s) */
   while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink),

@@ -548,6 +548,7 @@ run_stress (void)
       "t. ! queue max-size-buffers=30 max-size-bytes=0 max-size-time=0 ! cudaluma ! queue max-size-buffers=30 max-size-bytes=0 max-size-time=0 ! "
       "cudafxdownload ! appsink name=luma", &error);
   fail_unless (pipeline != NULL, "%s", error ? error->message : "?");
+  cfx_test_track_pipeline (pipeline);
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   fast = gst_bin_get_by_name (GST_BIN (pipeline), "fast");
   slow = gst_bin_get_by_name (GST_BIN (pipeline), "slow");
@@ -654,6 +655,7 @@ GST_START_TEST (test_frames_in_flight_through_queue)
       "cudafxupload name=up ! queue max-size-buffers=8 max-size-bytes=0 max-size-time=0 ! "
       "cudafxdownload name=down ! identity sleep-time=2000 ! "
       "fakesink sync=false", NULL);
+  cfx_test_track_pipeline (pipeline);
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   up = gst_bin_get_by_name (GST_BIN (pipeline), "up");
   down = gst_bin_get_by_name (GST_BIN (pipeline), "down");
