@@ -90,6 +90,12 @@ double cfx_degrain_band_gain (int level, int band);
 int cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, int target_threads);
 
+/* The 16-bit kernel's output made without its sliding windows (yadif and
+ * bwdif read every stencil row from memory, as the edge rows do): what
+ * the benchmark holds the windows against */
+cudaError_t cfx_deinterlace16_frame_windowless (const CfxDeintComponent *
+    comps, int n_comps, const CfxDeintField * field, cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

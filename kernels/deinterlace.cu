@@ -666,59 +666,29 @@ kernel_of (const CfxDeintField * field)
   return -1;
 }
 
-template < int M > static cudaError_t
-blocks_per_sm (int *n)
-{
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor (n,
-      deinterlace_kernel < M >, THREADS, 0);
-}
-
-/* Blocks of kernel m that the current device holds at once (one wave),
- * asked once per device and kernel */
+/* Blocks of kernel m that the current device holds at once (one wave) */
 static cudaError_t
 wave_blocks (int m, long *wave)
 {
-  enum
-  { MAX_DEVICES = 64 };
-  static int cache[MAX_DEVICES][M_LINEAR + 1];  /* 0: not asked yet */
-  int device, sms = 0, per_sm = 0, known;
-  cudaError_t err = cudaGetDevice (&device);
+  static int cache[M_LINEAR + 1][CFX_WAVE_MAX_DEVICES];
 
-  if (err != cudaSuccess)
-    return err;
-  if (device >= 0 && device < MAX_DEVICES) {
-    known = __atomic_load_n (&cache[device][m], __ATOMIC_RELAXED);
-    if (known > 0) {
-      *wave = known;
-      return cudaSuccess;
-    }
-  }
-  err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err != cudaSuccess)
-    return err;
   switch (m) {
     case M_BWDIF:
-      err = blocks_per_sm < M_BWDIF > (&per_sm);
-      break;
+      return cfx_wave_blocks (deinterlace_kernel < M_BWDIF >, THREADS,
+          cache[m], wave);
     case M_BWDIF_INTRA:
-      err = blocks_per_sm < M_BWDIF_INTRA > (&per_sm);
-      break;
+      return cfx_wave_blocks (deinterlace_kernel < M_BWDIF_INTRA >, THREADS,
+          cache[m], wave);
     case M_YADIF:
-      err = blocks_per_sm < M_YADIF > (&per_sm);
-      break;
+      return cfx_wave_blocks (deinterlace_kernel < M_YADIF >, THREADS,
+          cache[m], wave);
     case M_ELA:
-      err = blocks_per_sm < M_ELA > (&per_sm);
-      break;
+      return cfx_wave_blocks (deinterlace_kernel < M_ELA >, THREADS,
+          cache[m], wave);
     default:
-      err = blocks_per_sm < M_LINEAR > (&per_sm);
-      break;
+      return cfx_wave_blocks (deinterlace_kernel < M_LINEAR >, THREADS,
+          cache[M_LINEAR], wave);
   }
-  if (err != cudaSuccess)
-    return err;
-  *wave = (long) imax (sms, 1) * imax (per_sm, 1);
-  if (device >= 0 && device < MAX_DEVICES)
-    __atomic_store_n (&cache[device][m], (int) *wave, __ATOMIC_RELAXED);
-  return cudaSuccess;
 }
 
 extern "C" cudaError_t

@@ -64,11 +64,11 @@ cudaError_t cfx_deinterlace_frame (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, cudaStream_t stream);
 
 /* The same for 16-bit words (bytes 2) of 9 to 16 significant bits at any
- * shift (I420_10LE, P010, Y444_16LE ...), any step, one launch per
- * component (deinterlace16.cu): yadif and bwdif as FFmpeg's two-byte
+ * shift (I420_10LE, P010, Y444_16LE ...), any step, all components in
+ * one launch (deinterlace16.cu): yadif and bwdif as FFmpeg's two-byte
  * filters, ELA and linear as for 8-bit; unused bits ignored in and 0 out.
  * The four planes of a component share width, height, step, depth and
- * shift. */
+ * shift; their data and pitches are 2-byte aligned. */
 cudaError_t cfx_deinterlace16_frame (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, cudaStream_t stream);
 /* Its smallest component: as for 8-bit, but bwdif needs 7 rows */

@@ -1,22 +1,41 @@
 /* Deinterlacing of 10 to 16-bit samples: yadif and bwdif as FFmpeg 5.1's
  * two-byte CPU filters compute them, ELA and linear as for 8-bit
  * (kernels/deinterlace.md, "High bit depth"). The 8-bit kernels
- * (deinterlace.cu) work four samples to a register; this file is the
- * plain form: one output sample a thread, every stencil row read from
- * memory (L1 and L2 serve the neighbours).
+ * (deinterlace.cu) work four samples to a register; here a thread owns
+ * one sample column of one component and walks down a strip of its rows.
  *
  * Samples are 16-bit words holding @depth significant bits @shift bits
  * up (I420_10LE: 10 at 0; P010: 10 at 6); the other bits are ignored on
- * input and 0 on output, copied rows included.
+ * input and 0 on output, copied rows included. Words are read and written
+ * whole: planes and pitches must be 2-byte aligned, as every 16-bit frame
+ * is.
  *
  * Floor: as the 8-bit kernels, 2.5 frames read and 1 written for yadif
- * and bwdif, at 2 bytes a sample. Access: a warp takes 32 consecutive
- * samples of a row (64 contiguous bytes of each stencil row of a planar
- * plane, 128 of a chroma-interleaved one). Not yet measured on a GPU.
+ * and bwdif, at 2 bytes a sample (4K I420_10LE: 87 MB, about 30 us on an
+ * H100); ELA, linear and bwdif's intra fields 1 + 1.
+ *
+ * Access pattern: one launch for every component, a flat range of blocks
+ * each; a block is 32 columns by 4 strips, so a warp's loads and stores
+ * of a row are 64 contiguous bytes of a planar plane (128 of P010's
+ * interleaved UV). yadif and bwdif keep the rows their stencils share in
+ * registers, as a window that slides two rows (one interpolated, one
+ * copied) a step: in the interior a step loads only its new rows (bwdif:
+ * C, A, B, P and N, one word each; yadif: C's seven columns around x,
+ * which neighbouring threads share through L1, A, B, P and N) and stores
+ * the copied row from the window. Rows within the stencils' reach of the
+ * top and bottom, and the intra-field methods, read every stencil row from
+ * memory (L1 and L2 serve the neighbours), through the same arithmetic.
+ *
+ * Launch shape: as deinterlace.cu, the shortest strips that fit the frame
+ * in one wave of blocks (the runtime's occupancy times the SMs).
+ *
+ * Not yet measured on a GPU: `cudafx-bench deinterlace` has its rows.
  *
  * Every function a thread runs is __host__ __device__: the test
- * tests/kernels/test-deinterlace16-emulated.c runs them on the CPU
- * against the reference. */
+ * tests/kernels/test-deinterlace16-emulated.c runs each thread of a launch
+ * on the CPU against the reference. */
+#include <limits.h>
+
 #include "cudafx-kernels.h"
 #include "kernel-helpers.h"
 
@@ -45,6 +64,24 @@ struct Field16
 enum
 { P, C, N };
 
+enum
+{
+  BLOCK_X = 32,                 /* columns of a block */
+  BLOCK_Y = 4,                  /* strips of a block */
+  THREADS = BLOCK_X * BLOCK_Y,
+};
+
+/* What one launch covers: every component, a flat range of blocks each */
+struct Launch16
+{
+  Comp16 comp[CFX_DEINT_MAX_COMPONENTS];
+  int first_block[CFX_DEINT_MAX_COMPONENTS + 1];
+  int blocks_x[CFX_DEINT_MAX_COMPONENTS];
+  int n_comps;
+  int strip;                    /* rows of a thread's strip, even */
+  Field16 f;
+};
+
 D16 int
 imax (int a, int b)
 {
@@ -63,14 +100,25 @@ iabs (int a)
   return a < 0 ? -a : a;
 }
 
+D16 int
+clip (int v, int max)
+{
+  return v < 0 ? 0 : v > max ? max : v;
+}
+
 /* sample x of row y of frame f, its significant bits */
 D16 int
 at (const Comp16 & c, int f, int x, int y)
 {
-  const uint8_t *p = c.frame[f] + (size_t) y * c.pitch[f] +
-      (size_t) x * c.step;
+  const uint16_t *p = (const uint16_t *) (c.frame[f] +
+      (size_t) y * c.pitch[f] + (size_t) x * c.step);
+#ifdef __CUDA_ARCH__
+  unsigned word = __ldg (p);
+#else
+  unsigned word = *p;
+#endif
 
-  return (int) (((unsigned) p[0] | (unsigned) p[1] << 8) >> c.shift & c.mask);
+  return (int) (word >> c.shift & c.mask);
 }
 
 /* A[r] + B[r], with A and B the frames around this output's instant */
@@ -80,47 +128,85 @@ ab_sum (const Comp16 & c, int a, int b, int x, int r)
   return at (c, a, x, r) + at (c, b, x, r);
 }
 
-/* What yadif and bwdif share: C's rows m and p (cm, cp), the temporal
- * prediction d, A and B's difference td0 and the motion bound diff */
+D16 void
+store (const Comp16 & c, int x, int y, int v)
+{
+  *(uint16_t *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * c.step) =
+      (uint16_t) ((unsigned) v << c.shift);
+}
+
+/* ---- the arithmetic, on the samples a stencil reads ------------------- */
+
+/* What yadif and bwdif share: C's rows m and p (cm, cp) around the
+ * output, the temporal prediction d, A and B's difference td0 and the
+ * motion bound diff */
 struct Temporal
 {
   int cm, cp, d, td0, diff;
 };
 
+/* The other frames' samples both read for one output */
+struct TemporalIn
+{
+  int a, b;                     /* A and B at the output's row */
+  int pm, pp, nm, np;           /* P and N at rows m and p */
+};
+
 D16 Temporal
-temporal (const Comp16 & c, int a, int b, int x, int y, int m, int p)
+temporal (const TemporalIn & v, int cm, int cp)
 {
   Temporal t;
-  int ay = at (c, a, x, y), by = at (c, b, x, y), td1, td2;
+  int td1 = (iabs (v.pm - cm) + iabs (v.pp - cp)) >> 1;
+  int td2 = (iabs (v.nm - cm) + iabs (v.np - cp)) >> 1;
 
-  t.cm = at (c, C, x, m);
-  t.cp = at (c, C, x, p);
-  t.d = (ay + by) >> 1;
-  t.td0 = iabs (ay - by);
-  /* P and N here, not A and B */
-  td1 = (iabs (at (c, P, x, m) - t.cm) + iabs (at (c, P, x, p) - t.cp)) >> 1;
-  td2 = (iabs (at (c, N, x, m) - t.cm) + iabs (at (c, N, x, p) - t.cp)) >> 1;
+  t.cm = cm;
+  t.cp = cp;
+  t.d = (v.a + v.b) >> 1;
+  t.td0 = iabs (v.a - v.b);
   t.diff = imax (imax (t.td0 >> 1, td1), td2);
   return t;
 }
 
-D16 int
-yadif (const Comp16 & c, int a, int b, int spatial_check, int x, int y)
+D16 TemporalIn
+temporal_in (const Comp16 & c, int a, int b, int x, int y, int m, int p)
 {
-  int w = c.width, h = c.height;
-  int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
-  Temporal t = temporal (c, a, b, x, y, m, p);
+  TemporalIn v;
+
+  v.a = at (c, a, x, y);
+  v.b = at (c, b, x, y);
+  v.pm = at (c, P, x, m);
+  v.pp = at (c, P, x, p);
+  v.nm = at (c, N, x, m);
+  v.np = at (c, N, x, p);
+  return v;
+}
+
+/* The samples yadif reads for one output: m and p are the rows above and
+ * below (mirrored at the edges) */
+struct YadifIn
+{
+  int cm[7], cp[7];             /* C's rows m and p, columns x - 3 .. x + 3 */
+  TemporalIn t;
+  int abm2, abp2;               /* A + B at rows 2m - y and 2p - y */
+};
+
+/* @search: the column is far enough from the sides for the direction
+ * search; @check: the spatial check applies */
+D16 int
+yadif_value (const YadifIn & v, bool search, bool check)
+{
+  Temporal t = temporal (v.t, v.cm[3], v.cp[3]);
   int cm = t.cm, cp = t.cp, d = t.d, diff = t.diff;
   int sp = (cm + cp) >> 1;
 
-  if (3 <= x && x < w - 3) {
+  if (search) {
     /* direction j costs three column pairs across the missing row; -2
      * and +2 are tried only after their side's 1 won, and the + side
      * competes with whatever the - side left */
-#define COST(j) (iabs (at (c, C, x + (j) - 1, m) - at (c, C, x - (j) - 1, p)) \
-      + iabs (at (c, C, x + (j), m) - at (c, C, x - (j), p)) \
-      + iabs (at (c, C, x + (j) + 1, m) - at (c, C, x - (j) + 1, p)))
-#define PRED(j) ((at (c, C, x + (j), m) + at (c, C, x - (j), p)) >> 1)
+#define COST(j) (iabs (v.cm[2 + (j)] - v.cp[2 - (j)]) \
+      + iabs (v.cm[3 + (j)] - v.cp[3 - (j)]) \
+      + iabs (v.cm[4 + (j)] - v.cp[4 - (j)]))
+#define PRED(j) ((v.cm[3 + (j)] + v.cp[3 - (j)]) >> 1)
     int best = COST (0) - 1, s;
 
     if ((s = COST (-1)) < best) {
@@ -142,9 +228,8 @@ yadif (const Comp16 & c, int a, int b, int spatial_check, int x, int y)
 #undef COST
 #undef PRED
   }
-  if (spatial_check && y != 1 && y + 2 != h) {
-    int m2 = 2 * m - y, p2 = 2 * p - y;
-    int bb = ab_sum (c, a, b, x, m2) >> 1, ff = ab_sum (c, a, b, x, p2) >> 1;
+  if (check) {
+    int bb = v.abm2 >> 1, ff = v.abp2 >> 1;
     int hi = imax (imax (d - cp, d - cm), imin (bb - cm, ff - cp));
     int lo = imin (imin (d - cp, d - cm), imax (bb - cm, ff - cp));
 
@@ -153,15 +238,71 @@ yadif (const Comp16 & c, int a, int b, int spatial_check, int x, int y)
   return imin (imax (sp, d - diff), d + diff);
 }
 
+/* The samples bwdif reads for one output */
+struct BwdifIn
+{
+  int cm, cp;                   /* C at rows m and p */
+  TemporalIn t;
+  int abm2, abp2;               /* A + B at y - 2 and y + 2 */
+  int abm4, abp4;               /* A + B at y - 4 and y + 4 */
+  int cm3, cp3;                 /* C at y - 3 and y + 3 */
+};
+
+/* @edge: a row near the top or bottom (no cubic: the mean of m and p);
+ * @check: the spatial check applies */
+D16 int
+bwdif_value (const BwdifIn & v, bool edge, bool check, int max)
+{
+  Temporal t = temporal (v.t, v.cm, v.cp);
+  int cm = t.cm, cp = t.cp, d = t.d, td0 = t.td0, diff = t.diff;
+  int i;
+
+  if (diff == 0)
+    return d;
+  if (check) {
+    int bb = (v.abm2 >> 1) - cm, ff = (v.abp2 >> 1) - cp;
+    int hi = imax (imax (d - cp, d - cm), imin (bb, ff));
+    int lo = imin (imin (d - cp, d - cm), imax (bb, ff));
+
+    diff = imax (imax (diff, lo), -hi);
+  }
+  if (edge)
+    i = (cm + cp) >> 1;
+  else if (iabs (cm - cp) > td0)        /* vertical detail beats motion */
+    i = (((5570 * (v.t.a + v.t.b) - 3801 * (v.abm2 + v.abp2)
+                + 1016 * (v.abm4 + v.abp4)) >> 2)
+        + 4309 * (cm + cp) - 213 * (v.cm3 + v.cp3)) >> 13;
+  else
+    i = (5077 * (cm + cp) - 981 * (v.cm3 + v.cp3)) >> 13;
+  return clip (imin (imax (i, d - diff), d + diff), max);
+}
+
+/* ---- one output sample, every stencil row read from memory ------------ */
+
+D16 int
+yadif (const Comp16 & c, int a, int b, int spatial_check, int x, int y)
+{
+  int w = c.width, h = c.height;
+  int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
+  bool check = spatial_check && y != 1 && y + 2 != h;
+  YadifIn v;
+
+  /* columns clamped: outside the search only the middle one counts */
+  for (int i = 0; i < 7; i++) {
+    int xi = imin (imax (x + i - 3, 0), w - 1);
+
+    v.cm[i] = at (c, C, xi, m);
+    v.cp[i] = at (c, C, xi, p);
+  }
+  v.t = temporal_in (c, a, b, x, y, m, p);
+  v.abm2 = check ? ab_sum (c, a, b, x, 2 * m - y) : 0;
+  v.abp2 = check ? ab_sum (c, a, b, x, 2 * p - y) : 0;
+  return yadif_value (v, 3 <= x && x < w - 3, check);
+}
+
 /* two-byte bwdif picks the rows near the top and bottom with a reach of
  * 2 (bytes a sample), where the 8-bit filter's is 1 */
 #define DF 2
-
-D16 int
-clip (int v, int max)
-{
-  return v < 0 ? 0 : v > max ? max : v;
-}
 
 D16 int
 bwdif_intra (const Comp16 & c, int x, int y)
@@ -178,36 +319,22 @@ D16 int
 bwdif (const Comp16 & c, int a, int b, int x, int y)
 {
   int h = c.height;
-  int edge = y < 4 || y + 5 > h;
+  bool edge = y < 4 || y + 5 > h;
+  bool check = !edge || !(y < 2 || y + 3 > h);
   int m = edge ? (y > DF - 1 ? y - 1 : y + 1) : y - 1;
   int p = edge ? (y + DF < h ? y + 1 : y - 1) : y + 1;
-  Temporal t = temporal (c, a, b, x, y, m, p);
-  int cm = t.cm, cp = t.cp, d = t.d, td0 = t.td0, diff = t.diff;
-  int i;
+  BwdifIn v;
 
-  if (diff == 0)
-    return d;
-  if (!edge || !(y < 2 || y + 3 > h)) {
-    int bb = (ab_sum (c, a, b, x, y - 2) >> 1) - cm;
-    int ff = (ab_sum (c, a, b, x, y + 2) >> 1) - cp;
-    int hi = imax (imax (d - cp, d - cm), imin (bb, ff));
-    int lo = imin (imin (d - cp, d - cm), imax (bb, ff));
-
-    diff = imax (imax (diff, lo), -hi);
-  }
-  if (edge)
-    i = (cm + cp) >> 1;
-  else if (iabs (cm - cp) > td0)        /* vertical detail beats motion */
-    i = (((5570 * ab_sum (c, a, b, x, y) - 3801 * (ab_sum (c, a, b, x,
-                        y - 2) + ab_sum (c, a, b, x, y + 2))
-                + 1016 * (ab_sum (c, a, b, x, y - 4) + ab_sum (c, a, b, x,
-                        y + 4))) >> 2)
-        + 4309 * (cm + cp) - 213 * (at (c, C, x, y - 3) + at (c, C, x,
-                y + 3))) >> 13;
-  else
-    i = (5077 * (cm + cp) - 981 * (at (c, C, x, y - 3) + at (c, C, x,
-                y + 3))) >> 13;
-  return clip (imin (imax (i, d - diff), d + diff), c.max);
+  v.cm = at (c, C, x, m);
+  v.cp = at (c, C, x, p);
+  v.t = temporal_in (c, a, b, x, y, m, p);
+  v.abm2 = check ? ab_sum (c, a, b, x, y - 2) : 0;
+  v.abp2 = check ? ab_sum (c, a, b, x, y + 2) : 0;
+  v.abm4 = edge ? 0 : ab_sum (c, a, b, x, y - 4);
+  v.abp4 = edge ? 0 : ab_sum (c, a, b, x, y + 4);
+  v.cm3 = edge ? 0 : at (c, C, x, y - 3);
+  v.cp3 = edge ? 0 : at (c, C, x, y + 3);
+  return bwdif_value (v, edge, check, c.max);
 }
 
 /* row r mirrored at the plane's edges (-1 -> 1, h -> h - 2) */
@@ -244,14 +371,25 @@ intra (const Comp16 & c, int ela, int x, int y)
       at (c, C, imin (imax (x - j, 0), w - 1), down) + 1) >> 1;
 }
 
+/* The frames A and B around the output's instant */
+D16 void
+field_frames (const Field16 & f, int *a, int *b)
+{
+  int fp = f.parity ^ f.tff;
+
+  *a = fp ? P : C;
+  *b = fp ? C : N;
+}
+
 /* The output sample at (x, y), significant bits */
 D16 int
 output_sample (const Comp16 & c, const Field16 & f, int x, int y)
 {
-  int fp = f.parity ^ f.tff, a = fp ? P : C, b = fp ? C : N;
+  int a, b;
 
   if ((y & 1) == f.parity)
     return at (c, C, x, y);
+  field_frames (f, &a, &b);
   switch (f.method) {
     case CFX_DEINT_YADIF:
       return yadif (c, a, b, f.spatial_check, x, y);
@@ -264,24 +402,235 @@ output_sample (const Comp16 & c, const Field16 & f, int x, int y)
   }
 }
 
-D16 void
-store (const Comp16 & c, int x, int y, int v)
-{
-  unsigned word = (unsigned) v << c.shift;
-  uint8_t *p = c.dst + (size_t) y * c.dst_pitch + (size_t) x * c.step;
+/* ---- a thread's strip ----------------------------------------------- */
 
-  p[0] = (uint8_t) word;
-  p[1] = (uint8_t) (word >> 8);
+/* yadif's window at interpolated row y (2 <= y <= h - 3): C's rows y - 1
+ * and y + 1 at seven columns, A and B at y - 2, y and y + 2, P and N at
+ * y - 1 and y + 1 */
+struct YadifWindow
+{
+  YadifIn v;
+  int a[3], b[3];               /* rows y - 2, y, y + 2 */
+};
+
+D16 void
+yadif_row (const Comp16 & c, int f, int x, int y, int *row)
+{
+  for (int i = 0; i < 7; i++)
+    row[i] = at (c, f, imin (imax (x + i - 3, 0), c.width - 1), y);
 }
 
-__global__ void
-deinterlace16 (Comp16 c, Field16 f)
+D16 void
+yadif_fill (YadifWindow & w, const Comp16 & c, int a, int b, int x, int y)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  yadif_row (c, C, x, y - 1, w.v.cm);
+  yadif_row (c, C, x, y + 1, w.v.cp);
+  for (int k = 0; k < 3; k++) {
+    w.a[k] = at (c, a, x, y - 2 + 2 * k);
+    w.b[k] = at (c, b, x, y - 2 + 2 * k);
+  }
+  w.v.t.pm = at (c, P, x, y - 1);
+  w.v.t.nm = at (c, N, x, y - 1);
+  w.v.t.pp = at (c, P, x, y + 1);
+  w.v.t.np = at (c, N, x, y + 1);
+}
 
-  if (x < c.width && y < c.height)
+/* from row y - 2 to row y: the rows that slide in */
+D16 void
+yadif_slide (YadifWindow & w, const Comp16 & c, int a, int b, int x, int y)
+{
+  for (int i = 0; i < 7; i++)
+    w.v.cm[i] = w.v.cp[i];
+  yadif_row (c, C, x, y + 1, w.v.cp);
+  w.a[0] = w.a[1];
+  w.b[0] = w.b[1];
+  w.a[1] = w.a[2];
+  w.b[1] = w.b[2];
+  w.a[2] = at (c, a, x, y + 2);
+  w.b[2] = at (c, b, x, y + 2);
+  w.v.t.pm = w.v.t.pp;
+  w.v.t.nm = w.v.t.np;
+  w.v.t.pp = at (c, P, x, y + 1);
+  w.v.t.np = at (c, N, x, y + 1);
+}
+
+D16 int
+yadif_window_value (YadifWindow & w, const Field16 & f, bool search)
+{
+  w.v.t.a = w.a[1];
+  w.v.t.b = w.b[1];
+  w.v.abm2 = w.a[0] + w.b[0];
+  w.v.abp2 = w.a[2] + w.b[2];
+  return yadif_value (w.v, search, f.spatial_check);
+}
+
+/* bwdif's window at interpolated row y (4 <= y <= h - 5): C at y - 3,
+ * y - 1, y + 1 and y + 3, A and B at y - 4 .. y + 4 (even), P and N at
+ * y - 1 and y + 1 */
+struct BwdifWindow
+{
+  int c[4];
+  int a[5], b[5];
+  int pm, pp, nm, np;
+};
+
+D16 void
+bwdif_fill (BwdifWindow & w, const Comp16 & c, int a, int b, int x, int y)
+{
+  for (int k = 0; k < 4; k++)
+    w.c[k] = at (c, C, x, y - 3 + 2 * k);
+  for (int k = 0; k < 5; k++) {
+    w.a[k] = at (c, a, x, y - 4 + 2 * k);
+    w.b[k] = at (c, b, x, y - 4 + 2 * k);
+  }
+  w.pm = at (c, P, x, y - 1);
+  w.nm = at (c, N, x, y - 1);
+  w.pp = at (c, P, x, y + 1);
+  w.np = at (c, N, x, y + 1);
+}
+
+D16 void
+bwdif_slide (BwdifWindow & w, const Comp16 & c, int a, int b, int x, int y)
+{
+  for (int k = 0; k < 3; k++)
+    w.c[k] = w.c[k + 1];
+  w.c[3] = at (c, C, x, y + 3);
+  for (int k = 0; k < 4; k++) {
+    w.a[k] = w.a[k + 1];
+    w.b[k] = w.b[k + 1];
+  }
+  w.a[4] = at (c, a, x, y + 4);
+  w.b[4] = at (c, b, x, y + 4);
+  w.pm = w.pp;
+  w.nm = w.np;
+  w.pp = at (c, P, x, y + 1);
+  w.np = at (c, N, x, y + 1);
+}
+
+D16 int
+bwdif_window_value (const BwdifWindow & w, int max)
+{
+  BwdifIn v;
+
+  v.cm = w.c[1];
+  v.cp = w.c[2];
+  v.cm3 = w.c[0];
+  v.cp3 = w.c[3];
+  v.t.a = w.a[2];
+  v.t.b = w.b[2];
+  v.abm2 = w.a[1] + w.b[1];
+  v.abp2 = w.a[3] + w.b[3];
+  v.abm4 = w.a[0] + w.b[0];
+  v.abp4 = w.a[4] + w.b[4];
+  v.t.pm = w.pm;
+  v.t.pp = w.pp;
+  v.t.nm = w.nm;
+  v.t.np = w.np;
+  return bwdif_value (v, false, true, max);
+}
+
+/* Column x per sample from interpolated row y: each interpolated row
+ * before @until and the copied row after it, up to the strip's end @r1
+ * (until <= r1). Returns the first interpolated row not done. */
+D16 int
+rows_per_sample (const Comp16 & c, const Field16 & f, int x, int y,
+    int until, int r1)
+{
+  for (; y < until; y += 2) {
     store (c, x, y, output_sample (c, f, x, y));
+    if (y + 1 < r1)
+      store (c, x, y + 1, at (c, C, x, y + 1));
+  }
+  return y;
+}
+
+/* Rows r0 to r1 - 1 of column x. M: the method's window (CFX_DEINT_YADIF,
+ * CFX_DEINT_BWDIF) or none (-1: every row per sample). */
+template < int M > D16 void
+strip (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
+{
+  int h = c.height, y = r0, a, b;
+
+  if ((y & 1) == f.parity) {
+    store (c, x, y, at (c, C, x, y));
+    y++;
+  }
+  if (M < 0) {
+    rows_per_sample (c, f, x, y, r1, r1);
+    return;
+  }
+  field_frames (f, &a, &b);
+  /* the rows whose stencil has no edge rule: the window's */
+  int lo = M == CFX_DEINT_BWDIF ? 4 : 2, hi = M == CFX_DEINT_BWDIF ? h - 5 :
+      h - 3, end = imin (r1, hi + 1);
+
+  if (y < lo)
+    y = rows_per_sample (c, f, x, y, imin (r1, lo), r1);
+  if (y < end) {
+    if (M == CFX_DEINT_YADIF) {
+      YadifWindow w;
+      bool search = 3 <= x && x < c.width - 3;
+
+      yadif_fill (w, c, a, b, x, y);
+      for (;;) {
+        store (c, x, y, yadif_window_value (w, f, search));
+        if (y + 1 < r1)
+          store (c, x, y + 1, w.v.cp[3]);
+        y += 2;
+        if (y >= end)
+          break;
+        yadif_slide (w, c, a, b, x, y);
+      }
+    } else {
+      BwdifWindow w;
+
+      bwdif_fill (w, c, a, b, x, y);
+      for (;;) {
+        store (c, x, y, bwdif_window_value (w, c.max));
+        if (y + 1 < r1)
+          store (c, x, y + 1, w.c[2]);
+        y += 2;
+        if (y >= end)
+          break;
+        bwdif_slide (w, c, a, b, x, y);
+      }
+    }
+  }
+  rows_per_sample (c, f, x, y, r1, r1);
+}
+
+/* The component, column and rows of thread (tx, ty) of block @block;
+ * false for a thread past the component's width or height */
+D16 bool
+thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
+    int *r0, int *r1)
+{
+  int i = 0, local, h;
+
+  while (i + 1 < L.n_comps && block >= L.first_block[i + 1])
+    i++;
+  local = block - L.first_block[i];
+  *k = i;
+  *x = (local % L.blocks_x[i]) * BLOCK_X + tx;
+  *r0 = ((local / L.blocks_x[i]) * BLOCK_Y + ty) * L.strip;
+  h = L.comp[i].height;
+  *r1 = imin (*r0 + L.strip, h);
+  return *x < L.comp[i].width && *r0 < h;
+}
+
+template < int M > D16 void
+thread_strip (const Launch16 & L, int block, int tx, int ty)
+{
+  int k, x, r0, r1;
+
+  if (thread_work (L, block, tx, ty, &k, &x, &r0, &r1))
+    strip < M > (L.comp[k], L.f, x, r0, r1);
+}
+
+template < int M > __global__ void __launch_bounds__ (THREADS)
+deinterlace16 (Launch16 L)
+{
+  thread_strip < M > (L, blockIdx.x, threadIdx.x, threadIdx.y);
 }
 
 /* The component as the kernel takes it, or false */
@@ -292,13 +641,14 @@ comp16 (const CfxDeintComponent & in, Comp16 * c)
   const CfxPlane & d = in.dst;
 
   if (d.bytes != 2 || d.depth < 9 || d.depth > 16 || d.shift < 0
-      || d.depth + d.shift > 16 || d.step < 2 || d.width < 1
-      || d.height < 1)
+      || d.depth + d.shift > 16 || d.step < 2 || d.step % 2 || d.width < 1
+      || d.height < 1 || !d.data || ((uintptr_t) d.data | d.pitch) % 2)
     return false;
   for (int i = 0; i < 3; i++)
     if (f[i]->bytes != 2 || f[i]->depth != d.depth || f[i]->shift != d.shift
         || f[i]->step != d.step || f[i]->width != d.width
-        || f[i]->height != d.height || !f[i]->data)
+        || f[i]->height != d.height || !f[i]->data
+        || ((uintptr_t) f[i]->data | f[i]->pitch) % 2)
       return false;
   for (int i = 0; i < 3; i++) {
     c->frame[i] = f[i]->data;
@@ -327,6 +677,17 @@ field16 (const CfxDeintField & in, Field16 * f)
       || in.method == CFX_DEINT_ELA || in.method == CFX_DEINT_LINEAR;
 }
 
+/* The kernel's window: yadif's, bwdif's (not its intra fields) or none */
+int
+window_of (const Field16 & f)
+{
+  if (f.method == CFX_DEINT_YADIF)
+    return CFX_DEINT_YADIF;
+  if (f.method == CFX_DEINT_BWDIF && !f.intra_only)
+    return CFX_DEINT_BWDIF;
+  return -1;
+}
+
 }                               /* namespace */
 
 /* bwdif's two-byte reach: an intra row y <= 5 takes y + 1 as its "three
@@ -341,60 +702,149 @@ cfx_deinterlace16_min_size (CfxDeintMethod method, int *min_width,
     *min_height = 7;
 }
 
-static bool
-big_enough (const Comp16 & c, int method)
+/* Blocks of the launch with strips of @strip rows */
+static long
+count_blocks (Launch16 * L, int strip)
 {
-  int min_w, min_h;
+  long blocks = 0;
 
-  cfx_deinterlace16_min_size ((CfxDeintMethod) method, &min_w, &min_h);
-  return c.width >= min_w && c.height >= min_h;
+  for (int i = 0; i < L->n_comps; i++) {
+    int strips = (L->comp[i].height + strip - 1) / strip;
+
+    L->blocks_x[i] = (L->comp[i].width + BLOCK_X - 1) / BLOCK_X;
+    blocks += (long) L->blocks_x[i] * ((strips + BLOCK_Y - 1) / BLOCK_Y);
+  }
+  return blocks;
+}
+
+/* Fills the launch for @target_threads threads and at most @max_blocks
+ * blocks (one wave): the shortest even strips that fit. Returns the
+ * number of blocks, or -1 for components the kernel cannot take. */
+static long
+setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
+    const CfxDeintField * field, long target_threads, long max_blocks)
+{
+  long columns_rows = 0, blocks, strip;
+  int max_h = 1, min_w, min_h;
+
+  memset (L, 0, sizeof (*L));
+  if (!comps || !field || n_comps < 1 || n_comps > CFX_DEINT_MAX_COMPONENTS
+      || !field16 (*field, &L->f))
+    return -1;
+  cfx_deinterlace16_min_size (field->method, &min_w, &min_h);
+  L->n_comps = n_comps;
+  for (int i = 0; i < n_comps; i++) {
+    Comp16 *c = &L->comp[i];
+
+    if (!comp16 (comps[i], c) || c->width < min_w || c->height < min_h)
+      return -1;
+    columns_rows += (long) c->width * c->height;
+    max_h = c->height > max_h ? c->height : max_h;
+  }
+  strip = (columns_rows + target_threads - 1) / target_threads;
+  strip = strip < 2 ? 2 : strip > max_h ? max_h : strip;
+  strip += strip & 1;
+  while ((blocks = count_blocks (L, (int) strip)) > max_blocks
+      && strip < max_h)
+    strip += 2;
+  if (blocks > INT_MAX)
+    return -1;
+  L->strip = (int) strip;
+  L->first_block[0] = 0;
+  for (int i = 0; i < n_comps; i++) {
+    int strips = (L->comp[i].height + L->strip - 1) / L->strip;
+
+    L->first_block[i + 1] = L->first_block[i] +
+        L->blocks_x[i] * ((strips + BLOCK_Y - 1) / BLOCK_Y);
+  }
+  return blocks;
+}
+
+/* Blocks of kernel @window that the current device holds at once */
+static cudaError_t
+wave_blocks (int window, long *wave)
+{
+  static int cache[3][CFX_WAVE_MAX_DEVICES];
+
+  if (window == CFX_DEINT_YADIF)
+    return cfx_wave_blocks (deinterlace16 < CFX_DEINT_YADIF >, THREADS,
+        cache[0], wave);
+  if (window == CFX_DEINT_BWDIF)
+    return cfx_wave_blocks (deinterlace16 < CFX_DEINT_BWDIF >, THREADS,
+        cache[1], wave);
+  return cfx_wave_blocks (deinterlace16 < -1 >, THREADS, cache[2], wave);
+}
+
+/* The launch with kernel @window (-1: every stencil row from memory) */
+static cudaError_t
+deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
+    const CfxDeintField * field, int window, cudaStream_t stream)
+{
+  Launch16 L;
+  long wave = 0, blocks;
+  cudaError_t err = wave_blocks (window, &wave);
+
+  if (err != cudaSuccess)
+    return err;
+  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS, wave);
+  if (blocks < 0)
+    return cudaErrorInvalidValue;
+  if (window == CFX_DEINT_YADIF)
+    return cfx_launch (deinterlace16 < CFX_DEINT_YADIF >, (int) blocks,
+        dim3 (BLOCK_X, BLOCK_Y), 0, stream, L);
+  if (window == CFX_DEINT_BWDIF)
+    return cfx_launch (deinterlace16 < CFX_DEINT_BWDIF >, (int) blocks,
+        dim3 (BLOCK_X, BLOCK_Y), 0, stream, L);
+  return cfx_launch (deinterlace16 < -1 >, (int) blocks, dim3 (BLOCK_X,
+          BLOCK_Y), 0, stream, L);
 }
 
 extern "C" cudaError_t
 cfx_deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, cudaStream_t stream)
 {
-  Comp16 c[CFX_DEINT_MAX_COMPONENTS];
   Field16 f;
 
-  if (!comps || !field || n_comps < 1 || n_comps > CFX_DEINT_MAX_COMPONENTS
-      || !field16 (*field, &f))
+  if (!field || !field16 (*field, &f))
     return cudaErrorInvalidValue;
-  for (int i = 0; i < n_comps; i++)
-    if (!comp16 (comps[i], &c[i]) || !big_enough (c[i], f.method)
-        || c[i].height > 65535 * 4)
-      return cudaErrorInvalidValue;
-  for (int i = 0; i < n_comps; i++) {
-    cudaError_t err = cfx_launch (deinterlace16, dim3 ((c[i].width + 31) /
-            32, (c[i].height + 3) / 4), dim3 (32, 4), 0, stream, c[i], f);
+  return deinterlace16_frame (comps, n_comps, field, window_of (f), stream);
+}
 
-    if (err != cudaSuccess)
-      return err;
-  }
-  return cudaSuccess;
+/* For the benchmark: the same output without the sliding windows */
+extern "C" cudaError_t
+cfx_deinterlace16_frame_windowless (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, cudaStream_t stream)
+{
+  return deinterlace16_frame (comps, n_comps, field, -1, stream);
 }
 
 #ifdef CFX_DEINTERLACE16_EMULATE
-/* The same work on the CPU, host planes in @comps: every thread's
- * output_sample and store, in turn */
+/* The same work on the CPU, host planes in @comps: every thread of every
+ * block of the launch, in turn; @target_threads sets the strip length as
+ * the GPU's size does. Returns 0 where cfx_deinterlace16_frame () would
+ * refuse the components. */
 extern "C" int
 cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field)
+    int n_comps, const CfxDeintField * field, int target_threads)
 {
-  Field16 f;
+  Launch16 L;
+  long blocks = setup_launch (&L, comps, n_comps, field, target_threads,
+      LONG_MAX);
+  int window;
 
-  if (!comps || !field || n_comps < 1 || n_comps > CFX_DEINT_MAX_COMPONENTS
-      || !field16 (*field, &f))
+  if (blocks < 0)
     return 0;
-  for (int i = 0; i < n_comps; i++) {
-    Comp16 c;
-
-    if (!comp16 (comps[i], &c) || !big_enough (c, f.method))
-      return 0;
-    for (int y = 0; y < c.height; y++)
-      for (int x = 0; x < c.width; x++)
-        store (c, x, y, output_sample (c, f, x, y));
-  }
+  window = window_of (L.f);
+  for (long b = 0; b < blocks; b++)
+    for (int ty = 0; ty < BLOCK_Y; ty++)
+      for (int tx = 0; tx < BLOCK_X; tx++) {
+        if (window == CFX_DEINT_YADIF)
+          thread_strip < CFX_DEINT_YADIF > (L, (int) b, tx, ty);
+        else if (window == CFX_DEINT_BWDIF)
+          thread_strip < CFX_DEINT_BWDIF > (L, (int) b, tx, ty);
+        else
+          thread_strip < -1 > (L, (int) b, tx, ty);
+      }
   return 1;
 }
 #endif

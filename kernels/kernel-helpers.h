@@ -24,6 +24,43 @@ cfx_launch (void (*kernel) (Params...), dim3 grid, dim3 block,
   return cudaLaunchKernelEx (&config, kernel, args...);
 }
 
+/* Devices whose answers cfx_wave_blocks keeps */
+#define CFX_WAVE_MAX_DEVICES 64
+
+/* Blocks of @kernel, @threads threads each, that the current device holds
+ * at once (one wave: the runtime's occupancy times the SMs). @cache is the
+ * caller's own CFX_WAVE_MAX_DEVICES slots for this kernel, 0 where not
+ * asked yet: each device is asked once. */
+template < typename... Params > static inline cudaError_t
+cfx_wave_blocks (void (*kernel) (Params...), int threads, int *cache,
+    long *wave)
+{
+  int device, sms = 0, per_sm = 0, known;
+  cudaError_t err = cudaGetDevice (&device);
+  bool cached = device >= 0 && device < CFX_WAVE_MAX_DEVICES;
+
+  if (err != cudaSuccess)
+    return err;
+  if (cached) {
+    known = __atomic_load_n (&cache[device], __ATOMIC_RELAXED);
+    if (known > 0) {
+      *wave = known;
+      return cudaSuccess;
+    }
+  }
+  err = cudaDeviceGetAttribute (&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess)
+    return err;
+  err = cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm, kernel,
+      threads, 0);
+  if (err != cudaSuccess)
+    return err;
+  *wave = (long) (sms > 1 ? sms : 1) * (per_sm > 1 ? per_sm : 1);
+  if (cached)
+    __atomic_store_n (&cache[device], (int) *wave, __ATOMIC_RELAXED);
+  return cudaSuccess;
+}
+
 /* Whether a channel is bytes (step 1) at @bytes-aligned data and pitch,
  * so that its rows can be read or written @bytes at a time */
 static inline int

@@ -29,6 +29,7 @@ typedef struct
   guint8 *mem[BENCH_MAX_SETS][4];
   int n_comps;
   CfxDeintField field;
+  gboolean windowless;          /* 16-bit: without the sliding windows */
 } DeintData;
 
 static void
@@ -37,8 +38,11 @@ launch_deint (int set, void *data)
   DeintData *d = data;
 
   /* as the element: 16-bit samples take deinterlace16.cu */
-  (d->comps[set][0].dst.bytes == 2 ? cfx_deinterlace16_frame :
-      cfx_deinterlace_frame) (d->comps[set], d->n_comps, &d->field, 0);
+  if (d->comps[set][0].dst.bytes == 1)
+    cfx_deinterlace_frame (d->comps[set], d->n_comps, &d->field, 0);
+  else
+    (d->windowless ? cfx_deinterlace16_frame_windowless :
+        cfx_deinterlace16_frame) (d->comps[set], d->n_comps, &d->field, 0);
 }
 
 /* The lowest share of the floor of yadif and bwdif, by sample size and
@@ -146,6 +150,13 @@ kernel_rows (void)
       if (temporal)
         note_share (&sh, layout[0].bytes, kinds[k].h > 1080,
             bytes / t / bench_copy_bandwidth);
+      if (temporal && layout[0].bytes == 2) {
+        /* what the windows save: every stencil row read from memory */
+        d->windowless = TRUE;
+        t = bench_time_kernel (launch_deint, d, sets);
+        d->windowless = FALSE;
+        bench_print_kernel_row ("  the same without the windows", t, bytes);
+      }
       g_free (name);
     }
     for (s = 0; s < sets; s++)

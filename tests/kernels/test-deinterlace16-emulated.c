@@ -1,6 +1,9 @@
 /* CPU test of the 16-bit deinterlace kernel's logic (no GPU needed): every
  * thread's work (cfx_deinterlace16_frame_emulate, the same __host__
- * __device__ code the GPU runs) against the reference's 16-bit path
+ * __device__ code the GPU runs, block by block and thread by thread, with
+ * strips of the whole height, of a few rows and of two rows, so that the
+ * sliding windows start, run and stop everywhere) against the reference's
+ * 16-bit path
  * (tests/reference/deinterlace.c, itself bit-exact with FFmpeg's two-byte
  * yadif and bwdif): every method, parity and field order, spatial check on
  * and off, bwdif's intra fields; 10 bits low (I420_10LE) and high (P010),
@@ -21,7 +24,7 @@
 #include "ref-test.h"
 
 int cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field);
+    int n_comps, const CfxDeintField * field, int target_threads);
 
 #define POISON 0xa5
 
@@ -57,7 +60,7 @@ content (int kind, int f, int k, int x, int y, int max)
  * 4, at byte offsets 0 and 2) of @w x @h samples */
 static void
 run_case (int w, int h, int depth, int shift, int n_comps, int kind,
-    const CfxDeintField * field)
+    const CfxDeintField * field, int target_threads)
 {
   int step = 2 * n_comps, pitch = w * step + 6;
   size_t bytes = (size_t) pitch * h;
@@ -106,7 +109,8 @@ run_case (int w, int h, int depth, int shift, int n_comps, int kind,
     comps[k].next.data = frames[2] + 2 * k;
     comps[k].dst.data = dst + 2 * k;
   }
-  if (!cfx_deinterlace16_frame_emulate (comps, n_comps, field)) {
+  if (!cfx_deinterlace16_frame_emulate (comps, n_comps, field,
+          target_threads)) {
     printf ("FAIL %dx%d depth %d shift %d comps %d: refused\n", w, h, depth,
         shift, n_comps);
     failures++;
@@ -136,10 +140,11 @@ run_case (int w, int h, int depth, int shift, int n_comps, int kind,
         if (word != want) {
           if (failures++ < 20)
             printf ("FAIL %dx%d depth %d shift %d comps %d content %d "
-                "method %d parity %d tff %d sc %d intra %d: comp %d (%d,%d) "
-                "0x%04x want 0x%04x\n", w, h, depth, shift, n_comps, kind,
-                field->method, field->parity, field->tff,
-                field->spatial_check, field->intra_only, k, x, y, word, want);
+                "method %d parity %d tff %d sc %d intra %d threads %d: comp "
+                "%d (%d,%d) 0x%04x want 0x%04x\n", w, h, depth, shift,
+                n_comps, kind, field->method, field->parity, field->tff,
+                field->spatial_check, field->intra_only, target_threads, k,
+                x, y, word, want);
           x = w;
           y = h;
         }
@@ -170,6 +175,9 @@ main (void)
   static const int sizes[][2] = { {3, 4}, {4, 4}, {7, 5}, {8, 9}, {16, 10},
   {33, 17}, {64, 36}
   };
+  /* threads the launch aims at: one strip a column (the whole height),
+   * strips of a few rows, strips of two rows */
+  static const int targets[] = { 1, 100, 1 << 20 };
   static const int depths[][2] = { {10, 0}, {10, 6}, {12, 0}, {12, 4},
   {16, 0}
   };
@@ -187,19 +195,20 @@ main (void)
         for (int parity = 0; parity < 2; parity++)
           for (int tff = 0; tff < 2; tff++)
             for (int n = 1; n <= 2; n++)
-              for (int kind = 0; kind < 3; kind++) {
-                CfxDeintField field = { (CfxDeintMethod) methods[m][0],
-                  parity, tff, methods[m][1], methods[m][2]
-                };
-                int min_w, min_h;
+              for (int kind = 0; kind < 3; kind++)
+                for (unsigned t = 0; t < 3; t++) {
+                  CfxDeintField field = { (CfxDeintMethod) methods[m][0],
+                    parity, tff, methods[m][1], methods[m][2]
+                  };
+                  int min_w, min_h;
 
-                cfx_deinterlace16_min_size (field.method, &min_w, &min_h);
-                if (sizes[s][0] < min_w || sizes[s][1] < min_h)
-                  continue;
-                run_case (sizes[s][0], sizes[s][1], depths[d][0],
-                    depths[d][1], n, kind, &field);
-                cases++;
-              }
+                  cfx_deinterlace16_min_size (field.method, &min_w, &min_h);
+                  if (sizes[s][0] < min_w || sizes[s][1] < min_h)
+                    continue;
+                  run_case (sizes[s][0], sizes[s][1], depths[d][0],
+                      depths[d][1], n, kind, &field, targets[t]);
+                  cases++;
+                }
   printf ("%ld cases, %ld samples checked, %ld failures\n", cases, checked,
       failures);
   return failures ? 1 : 0;
