@@ -10,8 +10,10 @@
  *   A  load the low band C (the input at level 0) over the tile plus
  *      a halo of 4 (the Wiener window) plus R = 1 << level (the split),
  *      with mirrored coordinates. Where the tile's columns need no mirror
- *      (all but the first and last tile of a row) the rows go in aligned
- *      chunks of 4 samples: cp.async of 16 bytes for the float bands of
+ *      and its whole aligned chunks lie inside the row (the inner tiles of
+ *      a row: not the first, and not the last one or two, nor any tile of
+ *      a plane too narrow for them) the rows go in aligned chunks of 4
+ *      samples: cp.async of 16 bytes for the float bands of
  *      later levels, one 4- or 8-byte load converted on the way at level 0
  *      (planar, aligned planes); else sample by sample;
  *   B  split it horizontally into L and H over the rows A loaded and the
@@ -21,7 +23,8 @@
  *      plus 4, square them and sum 9 rows: one thread per column and 8
  *      rows, sliding down in registers;
  *   D  per output: sum 9 columns of C's sums (the 9x9 mean of w^2; a
- *      thread's 4 windows share their middle 6 columns), split again at
+ *      thread's windows share their middle columns: 6 of 9 for 4 outputs
+ *      a thread, 8 for the 2 of levels 5 to 7), split again at
  *      the output (cheaper than keeping the bands), shrink, add to the
  *      running sum of the shrunk bands, and write the next level's low
  *      band and that sum, or at the last level the result.
