@@ -2,7 +2,9 @@
  * at any shift in their word), the same operations as the 8-bit kernels
  * in the units of the component's own depth.
  *
- * Two passes per (field of a) component, through a scratch plane of
+ * Up to radius 16 (sigma 5.33) one fused kernel per (field of a)
+ * component does both passes in shared memory (below, "both passes in
+ * one kernel"); larger radii take two passes through a scratch plane of
  * w * h values: horizontal, then vertical. Each output sums its 2 r + 1
  * mirrored neighbours directly. The Gaussian's taps are computed on the
  * GPU and normalised in double. Up to radius 64 (the tiled kernels) the
@@ -39,7 +41,10 @@
 #define BLOCK_X 32
 #define BLOCK_Y 8
 
-__device__ __forceinline__ int
+/* host too: the fused Gaussian's phases run on the CPU in a test */
+#define B16 __host__ __device__ __forceinline__
+
+B16 int
 load_sample (const CfxPlane & p, int x, int y)
 {
   uint16_t w = *(const uint16_t *) (p.data + (size_t) y * p.pitch +
@@ -60,7 +65,7 @@ store_sample (const CfxPlane & p, int x, int y, long long v)
 
 /* @v rounded to nearest (halves up) and clipped, as store_sample does
  * with floor (v + 0.5), in float: v is far from the integer limits */
-__device__ __forceinline__ void
+B16 void
 store_rounded (const CfxPlane & p, int x, int y, float v)
 {
   const float top = (float) ((1u << p.depth) - 1);
@@ -295,6 +300,217 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
   }
 }
 
+/* ---- Gaussian, both passes in one kernel (radii up to 16) ------------- */
+
+/* For radii up to FUSED_MAX_RADIUS (sigma <= 5.33) a block owns a
+ * FUSED_W x FUSED_H tile of outputs: it loads the tile and its mirrored
+ * halo into shared memory once (as floats), sums the rows there (the
+ * halo rows too), writes the row sums back over the tile and sums the
+ * columns from them. No scratch plane: 4 bytes written and read a sample
+ * less than the two tiled passes, at the cost of the halo rows' row sums
+ * ((FUSED_H + 2 ry) / FUSED_H of the row work) and one launch less. The
+ * sums are the tiled passes' float operations in the same order (w0 times
+ * the sample, then fmaf (wk, left + right, acc) for k = 1 .. r), so the
+ * outputs are the same.
+ *
+ * The work of a block is four phases between barriers, each a function of
+ * the thread index, so that tests/kernels/test-blur16-emulated.c can run
+ * them on the CPU block by block. */
+#define FUSED_MAX_RADIUS 16
+#define FUSED_W 64
+#define FUSED_H 64
+#define FUSED_NT 256
+#define FUSED_PITCH (FUSED_W + 2 * FUSED_MAX_RADIUS)
+#define FUSED_ROWS (FUSED_H + 2 * FUSED_MAX_RADIUS)
+/* rows of the row pass a thread sums: its column's rows g, g + 4, ... */
+#define FUSED_GROUPS (FUSED_NT / FUSED_W)
+#define FUSED_ROW_SUMS ((FUSED_ROWS + FUSED_GROUPS - 1) / FUSED_GROUPS)
+#define FUSED_COL_SUMS (FUSED_H / FUSED_GROUPS)
+
+struct FusedArgs
+{
+  CfxPlane src, dst;
+  int rx, ry;
+};
+
+/* Shared memory of a block: the tile at [row][column], row 0 and column
+ * 0 being the halo's first (ry rows and rx columns before the outputs'),
+ * and the taps as floats */
+struct FusedShared
+{
+  float tile[FUSED_ROWS][FUSED_PITCH];
+  float wx[FUSED_MAX_RADIUS + 1], wy[FUSED_MAX_RADIUS + 1];
+};
+
+/* Phase 1: the tile and its halo, mirrored at the plane's edges; the taps */
+B16 void
+fused_load (const FusedArgs & a, FusedShared & s, const double *wx,
+    const double *wy, int bx, int by, int tid)
+{
+  const int x0 = bx * FUSED_W - a.rx, y0 = by * FUSED_H - a.ry;
+  const int cols = FUSED_W + 2 * a.rx, rows = FUSED_H + 2 * a.ry;
+  const int lane = tid % 32, warp = tid / 32;
+
+  /* a warp a row, its lanes along the row: coalesced */
+  for (int j = warp; j < rows; j += FUSED_NT / 32) {
+    const int y = mirror (y0 + j, a.src.height);
+
+    for (int c = lane; c < cols; c += 32)
+      s.tile[j][c] = (float) load_sample (a.src, mirror (x0 + c,
+              a.src.width), y);
+  }
+  if (tid <= a.rx)
+    s.wx[tid] = (float) wx[tid];
+  if (tid <= a.ry)
+    s.wy[tid] = (float) wy[tid];
+}
+
+/* The thread's column of the tile in phases 2 and 3 (output column
+ * tid % W), and the tile row of its m-th row sum (rows g, g + G, ... for
+ * g = tid / W), -1 past the tile */
+B16 int
+fused_column (const FusedArgs & a, int tid)
+{
+  return a.rx + tid % FUSED_W;
+}
+
+B16 int
+fused_row (const FusedArgs & a, int tid, int m)
+{
+  const int j = tid / FUSED_W + m * FUSED_GROUPS;
+
+  return j < FUSED_H + 2 * a.ry ? j : -1;
+}
+
+/* Phase 2: the thread's row sums, into @acc */
+B16 void
+fused_rows (const FusedArgs & a, const FusedShared & s, int tid,
+    float acc[FUSED_ROW_SUMS])
+{
+  const int c = fused_column (a, tid);
+
+UNROLL
+  for (int m = 0; m < FUSED_ROW_SUMS; m++)
+    if (fused_row (a, tid, m) >= 0)
+      acc[m] = s.wx[0] * s.tile[fused_row (a, tid, m)][c];
+  for (int k = 1; k <= a.rx; k++) {
+    const float wk = s.wx[k];
+
+UNROLL
+    for (int m = 0; m < FUSED_ROW_SUMS; m++) {
+      const int j = fused_row (a, tid, m);
+
+      if (j >= 0)
+        acc[m] = fmaf (wk, s.tile[j][c - k] + s.tile[j][c + k], acc[m]);
+    }
+  }
+}
+
+/* Phase 3: the row sums back over the tile's output columns */
+B16 void
+fused_rows_store (const FusedArgs & a, FusedShared & s, int tid,
+    const float acc[FUSED_ROW_SUMS])
+{
+UNROLL
+  for (int m = 0; m < FUSED_ROW_SUMS; m++)
+    if (fused_row (a, tid, m) >= 0)
+      s.tile[fused_row (a, tid, m)][fused_column (a, tid)] = acc[m];
+}
+
+/* Phase 4: the column sums of the thread's outputs (column tid % W, rows
+ * g, g + G, ...), rounded and stored */
+B16 void
+fused_columns (const FusedArgs & a, const FusedShared & s, int bx, int by,
+    int tid)
+{
+  const int c = a.rx + tid % FUSED_W, g = tid / FUSED_W;
+  const int x = bx * FUSED_W + tid % FUSED_W, y0 = by * FUSED_H;
+  float acc[FUSED_COL_SUMS];
+
+  if (x >= a.dst.width)
+    return;
+UNROLL
+  for (int m = 0; m < FUSED_COL_SUMS; m++)
+    acc[m] = s.wy[0] * s.tile[a.ry + g + m * FUSED_GROUPS][c];
+  for (int k = 1; k <= a.ry; k++) {
+    const float wk = s.wy[k];
+
+UNROLL
+    for (int m = 0; m < FUSED_COL_SUMS; m++) {
+      const int j = a.ry + g + m * FUSED_GROUPS;
+
+      acc[m] = fmaf (wk, s.tile[j - k][c] + s.tile[j + k][c], acc[m]);
+    }
+  }
+UNROLL
+  for (int m = 0; m < FUSED_COL_SUMS; m++) {
+    const int y = y0 + g + m * FUSED_GROUPS;
+
+    if (y < a.dst.height)
+      store_rounded (a.dst, x, y, acc[m]);
+  }
+}
+
+__global__ void __launch_bounds__ (FUSED_NT)
+gaussian_fused (FusedArgs a, const double *__restrict__ wx,
+    const double *__restrict__ wy)
+{
+  __shared__ FusedShared s;
+  float acc[FUSED_ROW_SUMS];
+  const int tid = threadIdx.x;
+
+  fused_load (a, s, wx, wy, blockIdx.x, blockIdx.y, tid);
+  __syncthreads ();
+  fused_rows (a, s, tid, acc);
+  __syncthreads ();
+  fused_rows_store (a, s, tid, acc);
+  __syncthreads ();
+  fused_columns (a, s, blockIdx.x, blockIdx.y, tid);
+}
+
+static dim3
+fused_grid (const CfxPlane & p)
+{
+  return dim3 ((p.width + FUSED_W - 1) / FUSED_W,
+      (p.height + FUSED_H - 1) / FUSED_H);
+}
+
+#ifdef CFX_BLUR16_EMULATE
+/* The fused kernel's phases run on the CPU, block by block and thread by
+ * thread (host planes; taps wx[0 .. rx], wy[0 .. ry] as gaussian_taps
+ * makes them). Returns 0 for radii the kernel does not take. */
+extern "C" int
+cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
+    const double *wx, const double *wy)
+{
+  FusedArgs a = { src, dst, rx, ry };
+  const dim3 grid = fused_grid (src);
+  FusedShared *s;
+  float (*acc)[FUSED_ROW_SUMS];
+
+  if (rx < 0 || ry < 0 || rx > FUSED_MAX_RADIUS || ry > FUSED_MAX_RADIUS)
+    return 0;
+  s = (FusedShared *) malloc (sizeof (*s));
+  acc = (float (*)[FUSED_ROW_SUMS]) malloc (sizeof (*acc) * FUSED_NT);
+  for (unsigned by = 0; by < grid.y; by++)
+    for (unsigned bx = 0; bx < grid.x; bx++) {
+      /* what a block's shared memory may hold before it writes */
+      memset (s, 0xff, sizeof (*s));
+      for (int t = 0; t < FUSED_NT; t++)
+        fused_load (a, *s, wx, wy, bx, by, t);
+      for (int t = 0; t < FUSED_NT; t++)
+        fused_rows (a, *s, t, acc[t]);
+      for (int t = 0; t < FUSED_NT; t++)
+        fused_rows_store (a, *s, t, acc[t]);
+      for (int t = 0; t < FUSED_NT; t++)
+        fused_columns (a, *s, bx, by, t);
+    }
+  free (acc);
+  free (s);
+  return 1;
+}
+#endif
+
 /* ---- box --------------------------------------------------------------- */
 
 /* A thread owns a run of BOX_RUN outputs along its axis: the first sums
@@ -370,6 +586,16 @@ cfx_blur16_sub_bytes (int width, int height)
       align_256 ((size_t) width * height * 4);
 }
 
+/* 0: radii up to FUSED_MAX_RADIUS take the two tiled passes too (the
+ * benchmark's comparison) */
+static int use_fused = 1;
+
+extern "C" void
+cfx_blur16_use_fused (int on)
+{
+  __atomic_store_n (&use_fused, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
 extern "C" cudaError_t
 cfx_blur16_launch (const CfxBlur16 * subs, int n, cudaStream_t stream)
 {
@@ -403,6 +629,15 @@ cfx_blur16_launch (const CfxBlur16 * subs, int n, cudaStream_t stream)
     } else {
       gaussian_taps <<< 2, 256, 0, stream >>> (wx, rx, s->sigma_x, wy, ry,
           s->sigma_y);
+      if (rx <= FUSED_MAX_RADIUS && ry <= FUSED_MAX_RADIUS
+          && __atomic_load_n (&use_fused, __ATOMIC_RELAXED)) {
+        const FusedArgs a = { s->src, s->dst, rx, ry };
+
+        gaussian_fused <<< fused_grid (s->src), FUSED_NT, 0, stream >>> (a,
+            wx, wy);
+        err = cudaGetLastError ();
+        continue;
+      }
       if (rx <= TILE_MAX_RADIUS)
         gaussian_rows_tiled <<< dim3 ((s->src.width + ROWS_W - 1) / ROWS_W,
             (s->src.height + ROWS_H - 1) / ROWS_H), ROWS_W, 0, stream >>>

@@ -9,20 +9,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernel-helpers.h"
+
 #define CFX_HD __host__ __device__ __forceinline__
 /* rare paths (edge rows and columns, unaligned planes) as calls: their
  * registers do not weigh on the hot loops' allocation */
 #define CFX_HD_RARE __host__ __device__ __noinline__
 #define CFX_HDC __host__ __device__ constexpr
 
-/* the host copies of the functions (CPU emulation) need no unrolling */
-#ifdef __CUDA_ARCH__
-#define UNROLL _Pragma ("unroll")
-#define NO_UNROLL _Pragma ("unroll 1")
-#else
-#define UNROLL
-#define NO_UNROLL
-#endif
 
 namespace
 {

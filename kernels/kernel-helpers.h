@@ -24,6 +24,16 @@ cfx_launch (void (*kernel) (Params...), dim3 grid, dim3 block,
   return cudaLaunchKernelEx (&config, kernel, args...);
 }
 
+/* Unrolling in __host__ __device__ code: the host copies of the functions
+ * (CPU emulation in tests/kernels) need none */
+#ifdef __CUDA_ARCH__
+#define UNROLL _Pragma ("unroll")
+#define NO_UNROLL _Pragma ("unroll 1")
+#else
+#define UNROLL
+#define NO_UNROLL
+#endif
+
 /* Devices whose answers cfx_wave_blocks keeps */
 #define CFX_WAVE_MAX_DEVICES 64
 
@@ -71,7 +81,7 @@ cfx_aligned (const void *data, int pitch, int step, int bytes)
 
 /* Index i of a mirrored axis of n samples (reflect without repeating the
  * edge, any distance; tests/reference's cfx_ref_mirror) */
-__device__ __forceinline__ int
+__host__ __device__ __forceinline__ int
 mirror (int i, int n)
 {
   if ((unsigned) i < (unsigned) n)
