@@ -101,6 +101,17 @@ int cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps,
 cudaError_t cfx_deinterlace16_frame_windowless (const CfxDeintComponent *
     comps, int n_comps, const CfxDeintField * field, cudaStream_t stream);
 
+/* cfx_deinterlace_frame () and cfx_deinterlace16_frame () with strips
+ * sized for 1 / @wave_divisor of the threads of one wave (longer strips,
+ * fewer threads; 1: what the elements run), for the benchmark's sweep of
+ * the launch shape */
+cudaError_t cfx_deinterlace_frame_spread (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, int wave_divisor,
+    cudaStream_t stream);
+cudaError_t cfx_deinterlace16_frame_spread (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, int wave_divisor,
+    cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

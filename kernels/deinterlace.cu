@@ -692,21 +692,22 @@ wave_blocks (int m, long *wave)
 }
 
 extern "C" cudaError_t
-cfx_deinterlace_frame (const CfxDeintComponent * comps, int n_comps,
-    const CfxDeintField * field, cudaStream_t stream)
+cfx_deinterlace_frame_spread (const CfxDeintComponent * comps, int n_comps,
+    const CfxDeintField * field, int wave_divisor, cudaStream_t stream)
 {
   LaunchArgs L;
   int blocks, m = kernel_of (field);
   long wave = 0;
   cudaError_t err;
 
-  if (m < 0)
+  if (m < 0 || wave_divisor < 1)
     return cudaErrorInvalidValue;
   err = wave_blocks (m, &wave);
   if (err != cudaSuccess)
     return err;
 
-  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS, wave);
+  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS /
+      wave_divisor, wave);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (blocks == 0)
@@ -724,6 +725,13 @@ cfx_deinterlace_frame (const CfxDeintComponent * comps, int n_comps,
     default:
       return launch < M_LINEAR > (L, blocks, stream);
   }
+}
+
+extern "C" cudaError_t
+cfx_deinterlace_frame (const CfxDeintComponent * comps, int n_comps,
+    const CfxDeintField * field, cudaStream_t stream)
+{
+  return cfx_deinterlace_frame_spread (comps, n_comps, field, 1, stream);
 }
 
 #ifdef CFX_DEINTERLACE_EMULATE

@@ -778,15 +778,20 @@ wave_blocks (int window, long *wave)
 /* The launch with kernel @window (-1: every stencil row from memory) */
 static cudaError_t
 deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
-    const CfxDeintField * field, int window, cudaStream_t stream)
+    const CfxDeintField * field, int window, int wave_divisor,
+    cudaStream_t stream)
 {
   Launch16 L;
   long wave = 0, blocks;
-  cudaError_t err = wave_blocks (window, &wave);
+  cudaError_t err;
 
+  if (wave_divisor < 1)
+    return cudaErrorInvalidValue;
+  err = wave_blocks (window, &wave);
   if (err != cudaSuccess)
     return err;
-  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS, wave);
+  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS /
+      wave_divisor, wave);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (window == CFX_DEINT_YADIF)
@@ -807,15 +812,30 @@ cfx_deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
 
   if (!field || !field16 (*field, &f))
     return cudaErrorInvalidValue;
-  return deinterlace16_frame (comps, n_comps, field, window_of (f), stream);
+  return deinterlace16_frame (comps, n_comps, field, window_of (f), 1,
+      stream);
 }
 
-/* For the benchmark: the same output without the sliding windows */
+/* For the benchmark: the same output without the sliding windows, or
+ * with longer strips */
 extern "C" cudaError_t
 cfx_deinterlace16_frame_windowless (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, cudaStream_t stream)
 {
-  return deinterlace16_frame (comps, n_comps, field, -1, stream);
+  return deinterlace16_frame (comps, n_comps, field, -1, 1, stream);
+}
+
+extern "C" cudaError_t
+cfx_deinterlace16_frame_spread (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, int wave_divisor,
+    cudaStream_t stream)
+{
+  Field16 f;
+
+  if (!field || !field16 (*field, &f))
+    return cudaErrorInvalidValue;
+  return deinterlace16_frame (comps, n_comps, field, window_of (f),
+      wave_divisor, stream);
 }
 
 #ifdef CFX_DEINTERLACE16_EMULATE

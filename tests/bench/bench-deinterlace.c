@@ -30,19 +30,24 @@ typedef struct
   int n_comps;
   CfxDeintField field;
   gboolean windowless;          /* 16-bit: without the sliding windows */
+  int wave_divisor;             /* strips for 1 / this of a wave's threads */
 } DeintData;
 
 static void
 launch_deint (int set, void *data)
 {
   DeintData *d = data;
+  const CfxDeintComponent *c = d->comps[set];
 
   /* as the element: 16-bit samples take deinterlace16.cu */
-  if (d->comps[set][0].dst.bytes == 1)
-    cfx_deinterlace_frame (d->comps[set], d->n_comps, &d->field, 0);
+  if (c[0].dst.bytes == 1)
+    cfx_deinterlace_frame_spread (c, d->n_comps, &d->field, d->wave_divisor,
+        0);
+  else if (d->windowless)
+    cfx_deinterlace16_frame_windowless (c, d->n_comps, &d->field, 0);
   else
-    (d->windowless ? cfx_deinterlace16_frame_windowless :
-        cfx_deinterlace16_frame) (d->comps[set], d->n_comps, &d->field, 0);
+    cfx_deinterlace16_frame_spread (c, d->n_comps, &d->field,
+        d->wave_divisor, 0);
 }
 
 /* The lowest share of the floor of yadif and bwdif, by sample size and
@@ -107,6 +112,7 @@ kernel_rows (void)
         kinds[k].h);
     DeintData *d = g_new0 (DeintData, 1);
 
+    d->wave_divisor = 1;
     sets = bench_sets_for (4 * frame_alloc);
     d->n_comps = n_comps;
     for (s = 0; s < sets; s++) {
@@ -156,6 +162,19 @@ kernel_rows (void)
         t = bench_time_kernel (launch_deint, d, sets);
         d->windowless = FALSE;
         bench_print_kernel_row ("  the same without the windows", t, bytes);
+      }
+      if (temporal) {
+        /* the launch shape: longer strips, fewer threads than one wave */
+        for (d->wave_divisor = 2; d->wave_divisor <= 8;
+            d->wave_divisor *= 2) {
+          gchar *row = g_strdup_printf ("  strips for 1/%d of a wave",
+              d->wave_divisor);
+
+          t = bench_time_kernel (launch_deint, d, sets);
+          bench_print_kernel_row (row, t, bytes);
+          g_free (row);
+        }
+        d->wave_divisor = 1;
       }
       g_free (name);
     }
