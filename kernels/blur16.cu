@@ -596,64 +596,73 @@ cfx_blur16_use_fused (int on)
   __atomic_store_n (&use_fused, on ? 1 : 0, __ATOMIC_RELAXED);
 }
 
+/* The launches of one sub-channel, each checked by its own status */
+static cudaError_t
+launch_sub (const CfxBlur16 * s, cudaStream_t stream)
+{
+  const dim3 block (BLOCK_X, BLOCK_Y);
+  const dim3 grid ((s->src.width + BLOCK_X - 1) / BLOCK_X,
+      (s->src.height + BLOCK_Y - 1) / BLOCK_Y);
+  const int rx = s->box ? s->rx : gaussian_radius (s->sigma_x);
+  const int ry = s->box ? s->ry : gaussian_radius (s->sigma_y);
+  /* the layout of cfx_blur16_sub_bytes: room for the largest taps
+   * whatever this blur's radii (a box's radii are not bounded by it) */
+  const size_t taps = align_256 ((size_t) (gaussian_radius
+          (CFX_BLUR_MAX_SIGMA) + 1) * sizeof (double));
+  double *wx = (double *) s->scratch;
+  double *wy = (double *) ((uint8_t *) s->scratch + taps);
+  void *plane = (uint8_t *) s->scratch + 2 * taps;
+  cudaError_t err;
+
+  if (s->box) {
+    const dim3 rows ((s->src.width + BLOCK_X * BOX_RUN - 1) /
+        (BLOCK_X * BOX_RUN), grid.y);
+    const dim3 columns (grid.x, (s->src.height + BLOCK_Y * BOX_RUN - 1) /
+        (BLOCK_Y * BOX_RUN));
+
+    err = cfx_launch (box_rows, rows, block, 0, stream, s->src,
+        (int *) plane, rx);
+    if (err != cudaSuccess)
+      return err;
+    return cfx_launch (box_columns, columns, block, 0, stream,
+        (const int *) plane, s->dst, rx, ry);
+  }
+
+  err = cfx_launch (gaussian_taps, dim3 (2), dim3 (256), 0, stream, wx, rx,
+      s->sigma_x, wy, ry, s->sigma_y);
+  if (err != cudaSuccess)
+    return err;
+  if (rx <= FUSED_MAX_RADIUS && ry <= FUSED_MAX_RADIUS
+      && __atomic_load_n (&use_fused, __ATOMIC_RELAXED)) {
+    const FusedArgs a = { s->src, s->dst, rx, ry };
+
+    return cfx_launch (gaussian_fused, fused_grid (s->src), dim3 (FUSED_NT),
+        0, stream, a, (const double *) wx, (const double *) wy);
+  }
+  if (rx <= TILE_MAX_RADIUS)
+    err = cfx_launch (gaussian_rows_tiled, dim3 ((s->src.width + ROWS_W -
+                1) / ROWS_W, (s->src.height + ROWS_H - 1) / ROWS_H),
+        dim3 (ROWS_W), 0, stream, s->src, (float *) plane,
+        (const double *) wx, rx);
+  else
+    err = cfx_launch (gaussian_rows, grid, block, 0, stream, s->src,
+        (float *) plane, (const double *) wx, rx);
+  if (err != cudaSuccess)
+    return err;
+  if (ry <= TILE_MAX_RADIUS)
+    return cfx_launch (gaussian_columns_tiled, dim3 (grid.x,
+            (s->src.height + COLS_H - 1) / COLS_H), block, 0, stream,
+        (const float *) plane, s->dst, (const double *) wy, ry);
+  return cfx_launch (gaussian_columns, grid, block, 0, stream,
+      (const float *) plane, s->dst, (const double *) wy, ry);
+}
+
 extern "C" cudaError_t
 cfx_blur16_launch (const CfxBlur16 * subs, int n, cudaStream_t stream)
 {
-  const dim3 block (BLOCK_X, BLOCK_Y);
   cudaError_t err = cudaSuccess;
-  int i;
 
-  for (i = 0; i < n && err == cudaSuccess; i++) {
-    const CfxBlur16 *s = &subs[i];
-    const dim3 grid ((s->src.width + BLOCK_X - 1) / BLOCK_X,
-        (s->src.height + BLOCK_Y - 1) / BLOCK_Y);
-    const int rx = s->box ? s->rx : gaussian_radius (s->sigma_x);
-    const int ry = s->box ? s->ry : gaussian_radius (s->sigma_y);
-    /* the layout of cfx_blur16_sub_bytes: room for the largest taps
-     * whatever this blur's radii (a box's radii are not bounded by it) */
-    const size_t taps = align_256 ((size_t) (gaussian_radius
-            (CFX_BLUR_MAX_SIGMA) + 1) * sizeof (double));
-    double *wx = (double *) s->scratch;
-    double *wy = (double *) ((uint8_t *) s->scratch + taps);
-    void *plane = (uint8_t *) s->scratch + 2 * taps;
-
-    if (s->box) {
-      const dim3 rows ((s->src.width + BLOCK_X * BOX_RUN - 1) /
-          (BLOCK_X * BOX_RUN), grid.y);
-      const dim3 columns (grid.x, (s->src.height + BLOCK_Y * BOX_RUN - 1) /
-          (BLOCK_Y * BOX_RUN));
-
-      box_rows <<< rows, block, 0, stream >>> (s->src, (int *) plane, rx);
-      box_columns <<< columns, block, 0, stream >>> ((const int *) plane,
-          s->dst, rx, ry);
-    } else {
-      gaussian_taps <<< 2, 256, 0, stream >>> (wx, rx, s->sigma_x, wy, ry,
-          s->sigma_y);
-      if (rx <= FUSED_MAX_RADIUS && ry <= FUSED_MAX_RADIUS
-          && __atomic_load_n (&use_fused, __ATOMIC_RELAXED)) {
-        const FusedArgs a = { s->src, s->dst, rx, ry };
-
-        gaussian_fused <<< fused_grid (s->src), FUSED_NT, 0, stream >>> (a,
-            wx, wy);
-        err = cudaGetLastError ();
-        continue;
-      }
-      if (rx <= TILE_MAX_RADIUS)
-        gaussian_rows_tiled <<< dim3 ((s->src.width + ROWS_W - 1) / ROWS_W,
-            (s->src.height + ROWS_H - 1) / ROWS_H), ROWS_W, 0, stream >>>
-            (s->src, (float *) plane, wx, rx);
-      else
-        gaussian_rows <<< grid, block, 0, stream >>> (s->src,
-            (float *) plane, wx, rx);
-      if (ry <= TILE_MAX_RADIUS)
-        gaussian_columns_tiled <<< dim3 (grid.x, (s->src.height + COLS_H -
-                1) / COLS_H), block, 0, stream >>> ((const float *) plane,
-            s->dst, wy, ry);
-      else
-        gaussian_columns <<< grid, block, 0, stream >>> ((const float *)
-            plane, s->dst, wy, ry);
-    }
-    err = cudaGetLastError ();
-  }
+  for (int i = 0; i < n && err == cudaSuccess; i++)
+    err = launch_sub (&subs[i], stream);
   return err;
 }

@@ -790,8 +790,9 @@ deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
   err = wave_blocks (window, &wave);
   if (err != cudaSuccess)
     return err;
-  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS /
-      wave_divisor, wave);
+  /* at least one thread: a divisor past the wave's threads is one */
+  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS >=
+      wave_divisor ? wave * THREADS / wave_divisor : 1, wave);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (window == CFX_DEINT_YADIF)

@@ -41,13 +41,13 @@ launch_deint (int set, void *data)
 
   /* as the element: 16-bit samples take deinterlace16.cu */
   if (c[0].dst.bytes == 1)
-    cfx_deinterlace_frame_spread (c, d->n_comps, &d->field, d->wave_divisor,
-        0);
+    CHECK (cfx_deinterlace_frame_spread (c, d->n_comps, &d->field,
+            d->wave_divisor, 0));
   else if (d->windowless)
-    cfx_deinterlace16_frame_windowless (c, d->n_comps, &d->field, 0);
+    CHECK (cfx_deinterlace16_frame_windowless (c, d->n_comps, &d->field, 0));
   else
-    cfx_deinterlace16_frame_spread (c, d->n_comps, &d->field,
-        d->wave_divisor, 0);
+    CHECK (cfx_deinterlace16_frame_spread (c, d->n_comps, &d->field,
+            d->wave_divisor, 0));
 }
 
 /* The lowest share of the floor of yadif and bwdif, by sample size and
