@@ -17,7 +17,6 @@
 #define CFX_HD_RARE __host__ __device__ __noinline__
 #define CFX_HDC __host__ __device__ constexpr
 
-
 namespace
 {
 

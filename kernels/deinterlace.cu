@@ -706,9 +706,8 @@ cfx_deinterlace_frame_spread (const CfxDeintComponent * comps, int n_comps,
   if (err != cudaSuccess)
     return err;
 
-  /* at least one thread: a divisor past the wave's threads is one */
-  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS >=
-      wave_divisor ? wave * THREADS / wave_divisor : 1, wave);
+  blocks = setup_launch (&L, comps, n_comps, field, cfx_wave_share (wave,
+          THREADS, wave_divisor), wave);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (blocks == 0)

@@ -279,6 +279,15 @@ bwdif_value (const BwdifIn & v, bool edge, bool check, int max)
 
 /* ---- one output sample, every stencil row read from memory ------------ */
 
+/* Row y of frame f at columns x - 3 .. x + 3, clamped (outside yadif's
+ * search only the middle one counts) */
+D16 void
+yadif_row (const Comp16 & c, int f, int x, int y, int *row)
+{
+  for (int i = 0; i < 7; i++)
+    row[i] = at (c, f, imin (imax (x + i - 3, 0), c.width - 1), y);
+}
+
 D16 int
 yadif (const Comp16 & c, int a, int b, int spatial_check, int x, int y)
 {
@@ -287,13 +296,8 @@ yadif (const Comp16 & c, int a, int b, int spatial_check, int x, int y)
   bool check = spatial_check && y != 1 && y + 2 != h;
   YadifIn v;
 
-  /* columns clamped: outside the search only the middle one counts */
-  for (int i = 0; i < 7; i++) {
-    int xi = imin (imax (x + i - 3, 0), w - 1);
-
-    v.cm[i] = at (c, C, xi, m);
-    v.cp[i] = at (c, C, xi, p);
-  }
+  yadif_row (c, C, x, m, v.cm);
+  yadif_row (c, C, x, p, v.cp);
   v.t = temporal_in (c, a, b, x, y, m, p);
   v.abm2 = check ? ab_sum (c, a, b, x, 2 * m - y) : 0;
   v.abp2 = check ? ab_sum (c, a, b, x, 2 * p - y) : 0;
@@ -412,13 +416,6 @@ struct YadifWindow
   YadifIn v;
   int a[3], b[3];               /* rows y - 2, y, y + 2 */
 };
-
-D16 void
-yadif_row (const Comp16 & c, int f, int x, int y, int *row)
-{
-  for (int i = 0; i < 7; i++)
-    row[i] = at (c, f, imin (imax (x + i - 3, 0), c.width - 1), y);
-}
 
 D16 void
 yadif_fill (YadifWindow & w, const Comp16 & c, int a, int b, int x, int y)
@@ -790,9 +787,8 @@ deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
   err = wave_blocks (window, &wave);
   if (err != cudaSuccess)
     return err;
-  /* at least one thread: a divisor past the wave's threads is one */
-  blocks = setup_launch (&L, comps, n_comps, field, wave * THREADS >=
-      wave_divisor ? wave * THREADS / wave_divisor : 1, wave);
+  blocks = setup_launch (&L, comps, n_comps, field, cfx_wave_share (wave,
+          THREADS, wave_divisor), wave);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (window == CFX_DEINT_YADIF)

@@ -45,12 +45,13 @@ template < typename... Params > static inline cudaError_t
 cfx_wave_blocks (void (*kernel) (Params...), int threads, int *cache,
     long *wave)
 {
-  int device, sms = 0, per_sm = 0, known;
+  int device = -1, sms = 0, per_sm = 0, known;
   cudaError_t err = cudaGetDevice (&device);
-  bool cached = device >= 0 && device < CFX_WAVE_MAX_DEVICES;
+  bool cached;
 
   if (err != cudaSuccess)
     return err;
+  cached = device >= 0 && device < CFX_WAVE_MAX_DEVICES;
   if (cached) {
     known = __atomic_load_n (&cache[device], __ATOMIC_RELAXED);
     if (known > 0) {
@@ -69,6 +70,16 @@ cfx_wave_blocks (void (*kernel) (Params...), int threads, int *cache,
   if (cached)
     __atomic_store_n (&cache[device], (int) *wave, __ATOMIC_RELAXED);
   return cudaSuccess;
+}
+
+/* Threads a launch aims at for 1 / @divisor (>= 1) of a wave of @wave
+ * blocks of @threads threads: at least one */
+static inline long
+cfx_wave_share (long wave, int threads, int divisor)
+{
+  long all = wave * threads;
+
+  return all >= divisor ? all / divisor : 1;
 }
 
 /* Whether a channel is bytes (step 1) at @bytes-aligned data and pitch,
