@@ -2,12 +2,12 @@
  * at any shift in their word), the same operations as the 8-bit kernels
  * in the units of the component's own depth.
  *
- * Up to radius 16 (sigma 5.33) one fused kernel per (field of a)
- * component does both passes in shared memory (below, "both passes in
- * one kernel"); larger radii take two passes through a scratch plane of
- * w * h values: horizontal, then vertical. Each output sums its 2 r + 1
- * mirrored neighbours directly. The Gaussian's taps are computed on the
- * GPU and normalised in double. Up to radius 64 (the tiled kernels) the
+ * Two passes through a scratch plane of w * h values: horizontal, then
+ * vertical. A fused kernel doing both passes in shared memory for radii
+ * up to 16 (below, "both passes in one kernel") is exact but slower
+ * (measured: see use_fused); only the benchmark runs it. Each output sums
+ * its 2 r + 1 mirrored neighbours directly. The Gaussian's taps are
+ * computed on the GPU and normalised in double. Up to radius 64 (the tiled kernels) the
  * sums are float: values stay under 2^16, where a float's half ulp is
  * 2^-9, and an output takes 2 r + 1 rounded operations a pass, so the two
  * passes move it by at most about 2 (2 r + 1) x 2^-9 (0.5 at r = 64),
@@ -586,9 +586,11 @@ cfx_blur16_sub_bytes (int width, int height)
       align_256 ((size_t) width * height * 4);
 }
 
-/* 0: radii up to FUSED_MAX_RADIUS take the two tiled passes too (the
- * benchmark's comparison) */
-static int use_fused = 1;
+/* 1: radii up to FUSED_MAX_RADIUS take the fused kernel. Off: on the
+ * H200 (2026-11-27, 4K GRAY16) it took 98 us at sigma 1 and 157 at sigma
+ * 3 against the two tiled passes' 56 and 75; the benchmark keeps timing
+ * it */
+static int use_fused = 0;
 
 extern "C" void
 cfx_blur16_use_fused (int on)
