@@ -95,21 +95,37 @@ void cfx_blur16_use_fused (int on);
 int cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, int target_threads);
 
+/* The same work for @waves waves on a GPU whose wave would be @wave
+ * blocks, the launch math of cfx_deinterlace_frame_spread () throughout:
+ * returns the blocks run, or -1 where that call would refuse the
+ * arguments (cudaErrorInvalidValue). */
+long cfx_deinterlace_frame_emulate_waves (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, long wave, double waves);
+
 /* The 16-bit kernel's output made without its sliding windows (yadif and
- * bwdif read every stencil row from memory, as the edge rows do): what
- * the benchmark holds the windows against */
+ * bwdif read every stencil row from memory, as the edge rows do, one
+ * sample a thread): what the benchmark holds the windows against */
 cudaError_t cfx_deinterlace16_frame_windowless (const CfxDeintComponent *
     comps, int n_comps, const CfxDeintField * field, cudaStream_t stream);
 
+/* The 16-bit kernel with its windows over one sample column a thread
+ * everywhere (the elements' launch takes two columns a thread where a
+ * component allows): what the benchmark holds the pairs against */
+cudaError_t cfx_deinterlace16_frame_one_column (const CfxDeintComponent *
+    comps, int n_comps, const CfxDeintField * field, cudaStream_t stream);
+
 /* cfx_deinterlace_frame () and cfx_deinterlace16_frame () with strips
- * sized for 1 / @wave_divisor of the threads of one wave (longer strips,
- * fewer threads; 1: what the elements run), for the benchmark's sweep of
- * the launch shape */
+ * sized for @waves waves' worth of threads (1: what the elements run;
+ * below 1, e.g. 0.5, 0.25: fewer threads, longer strips; above 1, e.g. 2,
+ * 4: more threads, shorter strips, in up to that many waves of blocks),
+ * for the benchmark's sweep of the launch shape. At least one thread;
+ * strips stay whole row pairs. cudaErrorInvalidValue for waves <= 0, NaN
+ * or past 1024. */
 cudaError_t cfx_deinterlace_frame_spread (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, int wave_divisor,
+    int n_comps, const CfxDeintField * field, double waves,
     cudaStream_t stream);
 cudaError_t cfx_deinterlace16_frame_spread (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, int wave_divisor,
+    int n_comps, const CfxDeintField * field, double waves,
     cudaStream_t stream);
 
 #ifdef __cplusplus

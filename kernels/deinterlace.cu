@@ -30,7 +30,10 @@
  *
  * Launch shape: the strips are as short as one wave of blocks allows (the
  * runtime's occupancy for the kernel times the SMs), never more blocks
- * than one wave: a second, partial wave would double the time.
+ * than one wave: a second, partial wave would double the time. (The
+ * benchmark's cfx_deinterlace_frame_spread () also sizes them for other
+ * numbers of waves: fewer threads, longer strips, were slower at every
+ * size on an H200; more waves, shorter strips, not yet measured.)
  *
  * Arithmetic is SIMD within a register, exact throughout: per byte (four
  * samples an instruction) for |a - b|, floor and rounded means; in 16-bit
@@ -666,6 +669,24 @@ kernel_of (const CfxDeintField * field)
   return -1;
 }
 
+/* The threads a launch aims at and the blocks it may take for @waves
+ * waves of @wave blocks: that many waves' threads (at least one) in at
+ * most that many waves of blocks (at least one wave: fewer threads than
+ * a wave means longer strips, not fewer blocks than the strips need).
+ * False for nonsense (waves <= 0, NaN, past 1024). */
+static bool
+wave_shape (long wave, double waves, long *target, long *max_blocks)
+{
+  double threads;
+
+  if (!(waves > 0 && waves <= 1024) || wave < 1)
+    return false;
+  threads = (double) wave * THREADS * waves;
+  *target = threads >= 1 ? (long) threads : 1;
+  *max_blocks = waves > 1 ? (long) ((double) wave * waves) : wave;
+  return true;
+}
+
 /* Blocks of kernel m that the current device holds at once (one wave) */
 static cudaError_t
 wave_blocks (int m, long *wave)
@@ -693,21 +714,22 @@ wave_blocks (int m, long *wave)
 
 extern "C" cudaError_t
 cfx_deinterlace_frame_spread (const CfxDeintComponent * comps, int n_comps,
-    const CfxDeintField * field, int wave_divisor, cudaStream_t stream)
+    const CfxDeintField * field, double waves, cudaStream_t stream)
 {
   LaunchArgs L;
-  int blocks, m = kernel_of (field);
-  long wave = 0;
+  int blocks, m = field ? kernel_of (field) : -1;
+  long wave = 0, target, max_blocks;
   cudaError_t err;
 
-  if (m < 0 || wave_divisor < 1)
+  if (m < 0 || !(waves > 0 && waves <= 1024))
     return cudaErrorInvalidValue;
   err = wave_blocks (m, &wave);
   if (err != cudaSuccess)
     return err;
+  if (!wave_shape (wave, waves, &target, &max_blocks))
+    return cudaErrorInvalidValue;
 
-  blocks = setup_launch (&L, comps, n_comps, field, cfx_wave_share (wave,
-          THREADS, wave_divisor), wave);
+  blocks = setup_launch (&L, comps, n_comps, field, target, max_blocks);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (blocks == 0)
@@ -739,16 +761,9 @@ cfx_deinterlace_frame (const CfxDeintComponent * comps, int n_comps,
  * pointers): what tests/kernels/test-deinterlace-emulated.c checks on
  * hosts without a GPU. target_threads sets the strip length as the GPU's
  * size does (with no limit on the blocks). Declared in cudafx-testing.h. */
-extern "C" int
-cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps, int n_comps,
-    const CfxDeintField * field, int target_threads)
+static void
+emulate_launch (const LaunchArgs & L, int blocks, const CfxDeintField * field)
 {
-  LaunchArgs L;
-  int blocks = setup_launch (&L, comps, n_comps, field, target_threads,
-      LONG_MAX);
-
-  if (blocks < 0)
-    return -1;
   for (int b = 0; b < blocks; b++)
     for (int ty = 0; ty < BLOCK_Y; ty++)
       for (int tx = 0; tx < BLOCK_X; tx++) {
@@ -774,6 +789,41 @@ cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps, int n_comps,
             break;
         }
       }
+}
+
+extern "C" int
+cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps, int n_comps,
+    const CfxDeintField * field, int target_threads)
+{
+  LaunchArgs L;
+  int blocks = setup_launch (&L, comps, n_comps, field, target_threads,
+      LONG_MAX);
+
+  if (blocks < 0)
+    return -1;
+  emulate_launch (L, blocks, field);
   return 0;
+}
+
+/* The launch for @waves waves on a GPU whose wave would be @wave blocks,
+ * the GPU's launch math throughout (cfx_deinterlace_frame_spread ()).
+ * Returns the blocks run, or -1 where the GPU's call would refuse
+ * (cudaErrorInvalidValue). Declared in cudafx-testing.h. */
+extern "C" long
+cfx_deinterlace_frame_emulate_waves (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, long wave, double waves)
+{
+  LaunchArgs L;
+  long target, max_blocks;
+  int blocks;
+
+  if (!field || kernel_of (field) < 0
+      || !wave_shape (wave, waves, &target, &max_blocks))
+    return -1;
+  blocks = setup_launch (&L, comps, n_comps, field, target, max_blocks);
+  if (blocks < 0)
+    return -1;
+  emulate_launch (L, blocks, field);
+  return blocks;
 }
 #endif

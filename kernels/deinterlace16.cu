@@ -2,7 +2,8 @@
  * two-byte CPU filters compute them, ELA and linear as for 8-bit
  * (kernels/deinterlace.md, "High bit depth"). The 8-bit kernels
  * (deinterlace.cu) work four samples to a register; here a thread owns
- * one sample column of one component and walks down a strip of its rows.
+ * two adjacent sample columns of one component (one where the component
+ * cannot pair) and walks down a strip of their rows.
  *
  * Samples are 16-bit words holding @depth significant bits @shift bits
  * up (I420_10LE: 10 at 0; P010: 10 at 6); the other bits are ignored on
@@ -15,21 +16,43 @@
  * H100); ELA, linear and bwdif's intra fields 1 + 1.
  *
  * Access pattern: one launch for every component, a flat range of blocks
- * each; a block is 32 columns by 4 strips, so a warp's loads and stores
- * of a row are 64 contiguous bytes of a planar plane (128 of P010's
- * interleaved UV). yadif and bwdif keep the rows their stencils share in
- * registers, as a window that slides two rows (one interpolated, one
- * copied) a step: in the interior a step loads only its new rows (bwdif:
- * C, A, B, P and N, one word each; yadif: C's seven columns around x,
- * which neighbouring threads share through L1, A, B, P and N) and stores
- * the copied row from the window. Rows within the stencils' reach of the
- * top and bottom, and the intra-field methods, read every stencil row from
- * memory (L1 and L2 serve the neighbours), through the same arithmetic.
+ * each; a block is 32 threads across by 4 strips. yadif and bwdif on a
+ * planar component (step 2: I420_10LE, I422_10LE, Y444_10LE/16LE,
+ * GRAY16, P010's luma) whose four planes' data and pitches are all
+ * 4-byte aligned: a thread owns columns x and x + 1 (x even) and reads
+ * and writes each row of them as one 32-bit word, so a warp's loads and
+ * stores of a row are 128 contiguous bytes; an odd width's last column
+ * takes the one-column code. Otherwise (P010's interleaved UV, step 4;
+ * planes or pitches only 2-byte aligned; ELA, linear and bwdif's intra
+ * fields) a thread owns one column, read as 16-bit words: 64 contiguous
+ * bytes a warp of a planar row, 128 of P010's UV. yadif and bwdif keep
+ * the rows their stencils share in registers, one window a column, as a
+ * window that slides two rows (one interpolated, one copied) a step: in
+ * the interior a step loads only its new rows (bwdif: C, A, B, P and N,
+ * one word each; yadif: A, B, P and N, one word each, and C's columns
+ * x - 3 .. x + 4 around the pair as five aligned 32-bit words x - 4 ..
+ * x + 5, which neighbouring threads share through L1; one column: C's
+ * seven columns around x as 16-bit words) and stores the copied row from
+ * the window. Every output sample goes through the same one-column
+ * arithmetic (yadif_value, bwdif_value). Rows within the stencils' reach
+ * of the top and bottom, and the intra-field methods, read every stencil
+ * row from memory (L1 and L2 serve the neighbours), through the same
+ * arithmetic.
  *
  * Launch shape: as deinterlace.cu, the shortest strips that fit the frame
- * in one wave of blocks (the runtime's occupancy times the SMs).
+ * in one wave of blocks (the runtime's occupancy times the SMs); a pair
+ * thread counts once, so pairs halve the threads a planar row needs and
+ * the strips are about half as long as with one column a thread. The
+ * benchmark's cfx_deinterlace16_frame_spread () sizes them for other
+ * numbers of waves.
  *
- * Not yet measured on a GPU: `cudafx-bench deinterlace` has its rows.
+ * Measured on an H200 (2026-11-27, `cudafx-bench deinterlace`, kernel
+ * time an output frame) with one column a thread: 2160i I420_10LE yadif
+ * 75.2 us, bwdif 50.6 us; 1080i I420_10LE yadif 20.7 us, bwdif 16.5 us
+ * (per sample, without the windows: 110-117 us at 2160i; fewer threads
+ * than a wave, longer strips: slower in every case). The two-column
+ * version is not yet measured: the benchmark prints it against the one
+ * column a thread and the windowless kernel.
  *
  * Every function a thread runs is __host__ __device__: the test
  * tests/kernels/test-deinterlace16-emulated.c runs each thread of a launch
@@ -54,6 +77,8 @@ struct Comp16
   int step, width, height;
   unsigned mask;                /* (1 << depth) - 1 */
   int shift, max;
+  int pair;                     /* a thread owns two columns (step 2, every
+                                 * plane's data and pitch 4-byte aligned) */
 };
 
 struct Field16
@@ -133,6 +158,47 @@ store (const Comp16 & c, int x, int y, int v)
 {
   *(uint16_t *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * c.step) =
       (uint16_t) ((unsigned) v << c.shift);
+}
+
+/* The 32-bit word holding samples x and x + 1 (x even, x + 1 < width) of
+ * row y of frame f, as read (a pair component: step 2, 4-byte aligned) */
+D16 unsigned
+word_at (const Comp16 & c, int f, int x, int y)
+{
+  const unsigned *p = (const unsigned *) (c.frame[f] +
+      (size_t) y * c.pitch[f] + (size_t) x * 2);
+#ifdef __CUDA_ARCH__
+  return __ldg (p);
+#else
+  return *p;
+#endif
+}
+
+/* samples x and x + 1 of row y of frame f, significant bits */
+D16 void
+at2 (const Comp16 & c, int f, int x, int y, int *v0, int *v1)
+{
+  unsigned word = word_at (c, f, x, y);
+
+  *v0 = (int) (word >> c.shift & c.mask);
+  *v1 = (int) (word >> (16 + c.shift) & c.mask);
+}
+
+D16 void
+store2 (const Comp16 & c, int x, int y, int v0, int v1)
+{
+  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * 2) =
+      (unsigned) v0 << c.shift | (unsigned) v1 << (16 + c.shift);
+}
+
+/* row y of C copied to the output at columns x and x + 1 */
+D16 void
+copy2 (const Comp16 & c, int x, int y)
+{
+  unsigned keep = c.mask << c.shift;
+
+  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * 2) =
+      word_at (c, C, x, y) & (keep | keep << 16);
 }
 
 /* ---- the arithmetic, on the samples a stencil reads ------------------- */
@@ -596,8 +662,196 @@ strip (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
   rows_per_sample (c, f, x, y, r1, r1);
 }
 
-/* The component, column and rows of thread (tx, ty) of block @block;
- * false for a thread past the component's width or height */
+/* ---- a thread's strip of two columns --------------------------------- */
+
+/* A pair component's columns x and x + 1 (x even, x + 1 < width): each
+ * row of a frame is one 32-bit word, the windows hold both columns (one
+ * window a column, filled and slid from the same words), and every output
+ * sample goes through the one-column arithmetic. */
+
+/* C's row y at columns x - 3 .. x + 4 (row[i]: column x - 3 + i) for the
+ * pair at x, read as the five aligned words x - 4 .. x + 5; a last column
+ * alone in its word (odd width) is read as 16 bits. Columns outside the
+ * plane read 0: yadif's direction search, the only reader of columns
+ * other than x and x + 1, runs only where 3 <= x' < width - 3 for the
+ * sample x' it serves, so it never reaches them (where the one-column
+ * code clamps them). */
+D16 void
+yadif_row2 (const Comp16 & c, int x, int y, int *row)
+{
+  UNROLL for (int k = 0; k < 5; k++) {
+    int xw = x - 4 + 2 * k, lo = 0, hi = 0;
+
+    if (xw >= 0 && xw + 1 < c.width)
+      at2 (c, C, xw, y, &lo, &hi);
+    else if (xw >= 0 && xw < c.width)
+      lo = at (c, C, xw, y);
+    if (k > 0)
+      row[2 * k - 1] = lo;
+    if (k < 4)
+      row[2 * k] = hi;
+  }
+}
+
+/* the two columns' C rows from the 8 columns around the pair */
+D16 void
+yadif_split (const int *row, int *cm0, int *cm1)
+{
+  for (int i = 0; i < 7; i++) {
+    cm0[i] = row[i];
+    cm1[i] = row[i + 1];
+  }
+}
+
+D16 void
+yadif_fill2 (YadifWindow * w, const Comp16 & c, int a, int b, int x, int y)
+{
+  int row[8];
+
+  yadif_row2 (c, x, y - 1, row);
+  yadif_split (row, w[0].v.cm, w[1].v.cm);
+  yadif_row2 (c, x, y + 1, row);
+  yadif_split (row, w[0].v.cp, w[1].v.cp);
+  for (int k = 0; k < 3; k++) {
+    at2 (c, a, x, y - 2 + 2 * k, &w[0].a[k], &w[1].a[k]);
+    at2 (c, b, x, y - 2 + 2 * k, &w[0].b[k], &w[1].b[k]);
+  }
+  at2 (c, P, x, y - 1, &w[0].v.t.pm, &w[1].v.t.pm);
+  at2 (c, N, x, y - 1, &w[0].v.t.nm, &w[1].v.t.nm);
+  at2 (c, P, x, y + 1, &w[0].v.t.pp, &w[1].v.t.pp);
+  at2 (c, N, x, y + 1, &w[0].v.t.np, &w[1].v.t.np);
+}
+
+D16 void
+yadif_slide2 (YadifWindow * w, const Comp16 & c, int a, int b, int x, int y)
+{
+  int row[8];
+
+  for (int j = 0; j < 2; j++) {
+    for (int i = 0; i < 7; i++)
+      w[j].v.cm[i] = w[j].v.cp[i];
+    w[j].a[0] = w[j].a[1];
+    w[j].b[0] = w[j].b[1];
+    w[j].a[1] = w[j].a[2];
+    w[j].b[1] = w[j].b[2];
+    w[j].v.t.pm = w[j].v.t.pp;
+    w[j].v.t.nm = w[j].v.t.np;
+  }
+  yadif_row2 (c, x, y + 1, row);
+  yadif_split (row, w[0].v.cp, w[1].v.cp);
+  at2 (c, a, x, y + 2, &w[0].a[2], &w[1].a[2]);
+  at2 (c, b, x, y + 2, &w[0].b[2], &w[1].b[2]);
+  at2 (c, P, x, y + 1, &w[0].v.t.pp, &w[1].v.t.pp);
+  at2 (c, N, x, y + 1, &w[0].v.t.np, &w[1].v.t.np);
+}
+
+D16 void
+bwdif_fill2 (BwdifWindow * w, const Comp16 & c, int a, int b, int x, int y)
+{
+  for (int k = 0; k < 4; k++)
+    at2 (c, C, x, y - 3 + 2 * k, &w[0].c[k], &w[1].c[k]);
+  for (int k = 0; k < 5; k++) {
+    at2 (c, a, x, y - 4 + 2 * k, &w[0].a[k], &w[1].a[k]);
+    at2 (c, b, x, y - 4 + 2 * k, &w[0].b[k], &w[1].b[k]);
+  }
+  at2 (c, P, x, y - 1, &w[0].pm, &w[1].pm);
+  at2 (c, N, x, y - 1, &w[0].nm, &w[1].nm);
+  at2 (c, P, x, y + 1, &w[0].pp, &w[1].pp);
+  at2 (c, N, x, y + 1, &w[0].np, &w[1].np);
+}
+
+D16 void
+bwdif_slide2 (BwdifWindow * w, const Comp16 & c, int a, int b, int x, int y)
+{
+  for (int j = 0; j < 2; j++) {
+    for (int k = 0; k < 3; k++)
+      w[j].c[k] = w[j].c[k + 1];
+    for (int k = 0; k < 4; k++) {
+      w[j].a[k] = w[j].a[k + 1];
+      w[j].b[k] = w[j].b[k + 1];
+    }
+    w[j].pm = w[j].pp;
+    w[j].nm = w[j].np;
+  }
+  at2 (c, C, x, y + 3, &w[0].c[3], &w[1].c[3]);
+  at2 (c, a, x, y + 4, &w[0].a[4], &w[1].a[4]);
+  at2 (c, b, x, y + 4, &w[0].b[4], &w[1].b[4]);
+  at2 (c, P, x, y + 1, &w[0].pp, &w[1].pp);
+  at2 (c, N, x, y + 1, &w[0].np, &w[1].np);
+}
+
+/* rows_per_sample for columns x and x + 1 */
+D16 int
+rows_per_sample2 (const Comp16 & c, const Field16 & f, int x, int y,
+    int until, int r1)
+{
+  for (; y < until; y += 2) {
+    store2 (c, x, y, output_sample (c, f, x, y), output_sample (c, f, x + 1,
+            y));
+    if (y + 1 < r1)
+      copy2 (c, x, y + 1);
+  }
+  return y;
+}
+
+/* strip () for columns x and x + 1 (M: CFX_DEINT_YADIF or
+ * CFX_DEINT_BWDIF) */
+template < int M > D16 void
+strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
+{
+  int h = c.height, y = r0, a, b;
+
+  if ((y & 1) == f.parity) {
+    copy2 (c, x, y);
+    y++;
+  }
+  field_frames (f, &a, &b);
+  int lo = M == CFX_DEINT_BWDIF ? 4 : 2, hi = M == CFX_DEINT_BWDIF ? h - 5 :
+      h - 3, end = imin (r1, hi + 1);
+
+  if (y < lo)
+    y = rows_per_sample2 (c, f, x, y, imin (r1, lo), r1);
+  if (y < end) {
+    if (M == CFX_DEINT_YADIF) {
+      YadifWindow w[2];
+      bool s0 = 3 <= x && x < c.width - 3;
+      bool s1 = 3 <= x + 1 && x + 1 < c.width - 3;
+
+      yadif_fill2 (w, c, a, b, x, y);
+      for (;;) {
+        int v0 = yadif_window_value (w[0], f, s0);
+        int v1 = yadif_window_value (w[1], f, s1);
+
+        store2 (c, x, y, v0, v1);
+        if (y + 1 < r1)
+          store2 (c, x, y + 1, w[0].v.cp[3], w[1].v.cp[3]);
+        y += 2;
+        if (y >= end)
+          break;
+        yadif_slide2 (w, c, a, b, x, y);
+      }
+    } else {
+      BwdifWindow w[2];
+
+      bwdif_fill2 (w, c, a, b, x, y);
+      for (;;) {
+        store2 (c, x, y, bwdif_window_value (w[0], c.max),
+            bwdif_window_value (w[1], c.max));
+        if (y + 1 < r1)
+          store2 (c, x, y + 1, w[0].c[2], w[1].c[2]);
+        y += 2;
+        if (y >= end)
+          break;
+        bwdif_slide2 (w, c, a, b, x, y);
+      }
+    }
+  }
+  rows_per_sample2 (c, f, x, y, r1, r1);
+}
+
+/* The component, column and rows of thread (tx, ty) of block @block (a
+ * pair component's thread: columns x and x + 1, x even); false for a
+ * thread past the component's width or height */
 D16 bool
 thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
     int *r0, int *r1)
@@ -608,34 +862,46 @@ thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
     i++;
   local = block - L.first_block[i];
   *k = i;
-  *x = (local % L.blocks_x[i]) * BLOCK_X + tx;
+  *x = ((local % L.blocks_x[i]) * BLOCK_X + tx) << L.comp[i].pair;
   *r0 = ((local / L.blocks_x[i]) * BLOCK_Y + ty) * L.strip;
   h = L.comp[i].height;
   *r1 = imin (*r0 + L.strip, h);
   return *x < L.comp[i].width && *r0 < h;
 }
 
-template < int M > D16 void
+/* PAIRS: pair components take two columns a thread (the launch has set
+ * their pair flag; a last column alone, odd width, takes the one-column
+ * strip) */
+template < int M, bool PAIRS > D16 void
 thread_strip (const Launch16 & L, int block, int tx, int ty)
 {
   int k, x, r0, r1;
 
-  if (thread_work (L, block, tx, ty, &k, &x, &r0, &r1))
-    strip < M > (L.comp[k], L.f, x, r0, r1);
+  if (!thread_work (L, block, tx, ty, &k, &x, &r0, &r1))
+    return;
+  if constexpr (PAIRS && M >= 0) {
+    if (L.comp[k].pair && x + 1 < L.comp[k].width) {
+      strip2 < M > (L.comp[k], L.f, x, r0, r1);
+      return;
+    }
+  }
+  strip < M > (L.comp[k], L.f, x, r0, r1);
 }
 
-template < int M > __global__ void __launch_bounds__ (THREADS)
+template < int M, bool PAIRS > __global__ void __launch_bounds__ (THREADS)
 deinterlace16 (Launch16 L)
 {
-  thread_strip < M > (L, blockIdx.x, threadIdx.x, threadIdx.y);
+  thread_strip < M, PAIRS > (L, blockIdx.x, threadIdx.x, threadIdx.y);
 }
 
-/* The component as the kernel takes it, or false */
+/* The component as the kernel takes it, or false; pair set where a
+ * thread could own two columns */
 bool
 comp16 (const CfxDeintComponent & in, Comp16 * c)
 {
   const CfxPlane *f[3] = { &in.prev, &in.cur, &in.next };
   const CfxPlane & d = in.dst;
+  uintptr_t bits;
 
   if (d.bytes != 2 || d.depth < 9 || d.depth > 16 || d.shift < 0
       || d.depth + d.shift > 16 || d.step < 2 || d.step % 2 || d.width < 1
@@ -647,9 +913,11 @@ comp16 (const CfxDeintComponent & in, Comp16 * c)
         || f[i]->height != d.height || !f[i]->data
         || ((uintptr_t) f[i]->data | f[i]->pitch) % 2)
       return false;
+  bits = (uintptr_t) d.data | (uintptr_t) (unsigned) d.pitch;
   for (int i = 0; i < 3; i++) {
     c->frame[i] = f[i]->data;
     c->pitch[i] = f[i]->pitch;
+    bits |= (uintptr_t) f[i]->data | (uintptr_t) (unsigned) f[i]->pitch;
   }
   c->dst = d.data;
   c->dst_pitch = d.pitch;
@@ -659,6 +927,7 @@ comp16 (const CfxDeintComponent & in, Comp16 * c)
   c->mask = (1u << d.depth) - 1;
   c->shift = d.shift;
   c->max = (int) c->mask;
+  c->pair = d.step == 2 && bits % 4 == 0;
   return true;
 }
 
@@ -685,6 +954,16 @@ window_of (const Field16 & f)
   return -1;
 }
 
+/* Which kernel a launch runs */
+enum Variant
+{
+  PAIRED,                       /* the elements': windows, two columns a
+                                 * thread where the component allows */
+  ONE_COLUMN,                   /* windows, one column a thread */
+  WINDOWLESS,                   /* one column a thread, every stencil row
+                                 * from memory */
+};
+
 }                               /* namespace */
 
 /* bwdif's two-byte reach: an intra row y <= 5 takes y + 1 as its "three
@@ -707,26 +986,29 @@ count_blocks (Launch16 * L, int strip)
 
   for (int i = 0; i < L->n_comps; i++) {
     int strips = (L->comp[i].height + strip - 1) / strip;
+    int columns = (L->comp[i].width + L->comp[i].pair) >> L->comp[i].pair;
 
-    L->blocks_x[i] = (L->comp[i].width + BLOCK_X - 1) / BLOCK_X;
+    L->blocks_x[i] = (columns + BLOCK_X - 1) / BLOCK_X;
     blocks += (long) L->blocks_x[i] * ((strips + BLOCK_Y - 1) / BLOCK_Y);
   }
   return blocks;
 }
 
 /* Fills the launch for @target_threads threads and at most @max_blocks
- * blocks (one wave): the shortest even strips that fit. Returns the
+ * blocks (while strips can grow): the shortest even strips that fit;
+ * @pairs: two columns a thread where the component allows. Returns the
  * number of blocks, or -1 for components the kernel cannot take. */
 static long
 setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
-    const CfxDeintField * field, long target_threads, long max_blocks)
+    const CfxDeintField * field, bool pairs, long target_threads,
+    long max_blocks)
 {
   long columns_rows = 0, blocks, strip;
   int max_h = 1, min_w, min_h;
 
   memset (L, 0, sizeof (*L));
   if (!comps || !field || n_comps < 1 || n_comps > CFX_DEINT_MAX_COMPONENTS
-      || !field16 (*field, &L->f))
+      || !field16 (*field, &L->f) || target_threads < 1)
     return -1;
   cfx_deinterlace16_min_size (field->method, &min_w, &min_h);
   L->n_comps = n_comps;
@@ -735,7 +1017,8 @@ setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
 
     if (!comp16 (comps[i], c) || c->width < min_w || c->height < min_h)
       return -1;
-    columns_rows += (long) c->width * c->height;
+    c->pair = pairs && c->pair;
+    columns_rows += (long) ((c->width + c->pair) >> c->pair) * c->height;
     max_h = c->height > max_h ? c->height : max_h;
   }
   strip = (columns_rows + target_threads - 1) / target_threads;
@@ -757,111 +1040,198 @@ setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
   return blocks;
 }
 
-/* Blocks of kernel @window that the current device holds at once */
-static cudaError_t
-wave_blocks (int window, long *wave)
+/* The threads a launch aims at and the blocks it may take for @waves
+ * waves of @wave blocks: that many waves' threads (at least one) in at
+ * most that many waves of blocks (at least one wave: fewer threads than
+ * a wave means longer strips, not fewer blocks than the strips need).
+ * False for nonsense (waves <= 0, NaN, past 1024). */
+static bool
+wave_shape (long wave, double waves, long *target, long *max_blocks)
 {
-  static int cache[3][CFX_WAVE_MAX_DEVICES];
+  double threads;
 
-  if (window == CFX_DEINT_YADIF)
-    return cfx_wave_blocks (deinterlace16 < CFX_DEINT_YADIF >, THREADS,
-        cache[0], wave);
-  if (window == CFX_DEINT_BWDIF)
-    return cfx_wave_blocks (deinterlace16 < CFX_DEINT_BWDIF >, THREADS,
-        cache[1], wave);
-  return cfx_wave_blocks (deinterlace16 < -1 >, THREADS, cache[2], wave);
+  if (!(waves > 0 && waves <= 1024) || wave < 1)
+    return false;
+  threads = (double) wave * THREADS * waves;
+  *target = threads >= 1 ? (long) threads : 1;
+  *max_blocks = waves > 1 ? (long) ((double) wave * waves) : wave;
+  return true;
 }
 
-/* The launch with kernel @window (-1: every stencil row from memory) */
+/* The kernel of @window (-1: every stencil row from memory), two columns
+ * a thread where @pairs */
+template < int M > static cudaError_t
+launch16 (bool pairs, const Launch16 & L, long blocks, cudaStream_t stream)
+{
+  if (M >= 0 && pairs)
+    return cfx_launch (deinterlace16 < M, (M >= 0) >, (int) blocks,
+        dim3 (BLOCK_X, BLOCK_Y), 0, stream, L);
+  return cfx_launch (deinterlace16 < M, false >, (int) blocks,
+      dim3 (BLOCK_X, BLOCK_Y), 0, stream, L);
+}
+
+/* Blocks of the kernel that the current device holds at once */
+static cudaError_t
+wave_blocks (int window, bool pairs, long *wave)
+{
+  static int cache[5][CFX_WAVE_MAX_DEVICES];
+
+  if (window == CFX_DEINT_YADIF)
+    return pairs ? cfx_wave_blocks (deinterlace16 < CFX_DEINT_YADIF, true >,
+        THREADS, cache[0], wave) : cfx_wave_blocks (deinterlace16 <
+        CFX_DEINT_YADIF, false >, THREADS, cache[1], wave);
+  if (window == CFX_DEINT_BWDIF)
+    return pairs ? cfx_wave_blocks (deinterlace16 < CFX_DEINT_BWDIF, true >,
+        THREADS, cache[2], wave) : cfx_wave_blocks (deinterlace16 <
+        CFX_DEINT_BWDIF, false >, THREADS, cache[3], wave);
+  return cfx_wave_blocks (deinterlace16 < -1, false >, THREADS, cache[4],
+      wave);
+}
+
+/* The window and pairing of @variant for @field; false for a method the
+ * kernel does not know */
+static bool
+variant_kernel (const CfxDeintField * field, int variant, int *window,
+    bool *pairs)
+{
+  Field16 f;
+
+  if (!field || !field16 (*field, &f))
+    return false;
+  *window = variant == WINDOWLESS ? -1 : window_of (f);
+  *pairs = variant == PAIRED && *window >= 0;
+  return true;
+}
+
 static cudaError_t
 deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
-    const CfxDeintField * field, int window, int wave_divisor,
+    const CfxDeintField * field, int variant, double waves,
     cudaStream_t stream)
 {
   Launch16 L;
-  long wave = 0, blocks;
+  long wave = 0, blocks, target, max_blocks;
+  int window;
+  bool pairs;
   cudaError_t err;
 
-  if (wave_divisor < 1)
+  if (!variant_kernel (field, variant, &window, &pairs) || !(waves > 0
+          && waves <= 1024))
     return cudaErrorInvalidValue;
-  err = wave_blocks (window, &wave);
+  err = wave_blocks (window, pairs, &wave);
   if (err != cudaSuccess)
     return err;
-  blocks = setup_launch (&L, comps, n_comps, field, cfx_wave_share (wave,
-          THREADS, wave_divisor), wave);
+  if (!wave_shape (wave, waves, &target, &max_blocks))
+    return cudaErrorInvalidValue;
+  blocks = setup_launch (&L, comps, n_comps, field, pairs, target,
+      max_blocks);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (window == CFX_DEINT_YADIF)
-    return cfx_launch (deinterlace16 < CFX_DEINT_YADIF >, (int) blocks,
-        dim3 (BLOCK_X, BLOCK_Y), 0, stream, L);
+    return launch16 < CFX_DEINT_YADIF > (pairs, L, blocks, stream);
   if (window == CFX_DEINT_BWDIF)
-    return cfx_launch (deinterlace16 < CFX_DEINT_BWDIF >, (int) blocks,
-        dim3 (BLOCK_X, BLOCK_Y), 0, stream, L);
-  return cfx_launch (deinterlace16 < -1 >, (int) blocks, dim3 (BLOCK_X,
-          BLOCK_Y), 0, stream, L);
+    return launch16 < CFX_DEINT_BWDIF > (pairs, L, blocks, stream);
+  return launch16 < -1 > (false, L, blocks, stream);
 }
 
 extern "C" cudaError_t
 cfx_deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, cudaStream_t stream)
 {
-  Field16 f;
-
-  if (!field || !field16 (*field, &f))
-    return cudaErrorInvalidValue;
-  return deinterlace16_frame (comps, n_comps, field, window_of (f), 1,
-      stream);
+  return deinterlace16_frame (comps, n_comps, field, PAIRED, 1, stream);
 }
 
-/* For the benchmark: the same output without the sliding windows, or
- * with longer strips */
+/* For the benchmark: the same output without the sliding windows (per
+ * sample), with the windows over one column a thread, or with strips for
+ * other shares of a wave */
 extern "C" cudaError_t
 cfx_deinterlace16_frame_windowless (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, cudaStream_t stream)
 {
-  return deinterlace16_frame (comps, n_comps, field, -1, 1, stream);
+  return deinterlace16_frame (comps, n_comps, field, WINDOWLESS, 1, stream);
+}
+
+extern "C" cudaError_t
+cfx_deinterlace16_frame_one_column (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, cudaStream_t stream)
+{
+  return deinterlace16_frame (comps, n_comps, field, ONE_COLUMN, 1, stream);
 }
 
 extern "C" cudaError_t
 cfx_deinterlace16_frame_spread (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, int wave_divisor,
+    int n_comps, const CfxDeintField * field, double waves,
     cudaStream_t stream)
 {
-  Field16 f;
-
-  if (!field || !field16 (*field, &f))
-    return cudaErrorInvalidValue;
-  return deinterlace16_frame (comps, n_comps, field, window_of (f),
-      wave_divisor, stream);
+  return deinterlace16_frame (comps, n_comps, field, PAIRED, waves, stream);
 }
 
 #ifdef CFX_DEINTERLACE16_EMULATE
+/* Every thread of every block of the launch, in turn, on the CPU */
+static void
+emulate_launch (const Launch16 & L, long blocks, int window, bool pairs)
+{
+  for (long b = 0; b < blocks; b++)
+    for (int ty = 0; ty < BLOCK_Y; ty++)
+      for (int tx = 0; tx < BLOCK_X; tx++) {
+        if (window == CFX_DEINT_YADIF && pairs)
+          thread_strip < CFX_DEINT_YADIF, true > (L, (int) b, tx, ty);
+        else if (window == CFX_DEINT_YADIF)
+          thread_strip < CFX_DEINT_YADIF, false > (L, (int) b, tx, ty);
+        else if (window == CFX_DEINT_BWDIF && pairs)
+          thread_strip < CFX_DEINT_BWDIF, true > (L, (int) b, tx, ty);
+        else if (window == CFX_DEINT_BWDIF)
+          thread_strip < CFX_DEINT_BWDIF, false > (L, (int) b, tx, ty);
+        else
+          thread_strip < -1, false > (L, (int) b, tx, ty);
+      }
+}
+
 /* The same work on the CPU, host planes in @comps: every thread of every
- * block of the launch, in turn; @target_threads sets the strip length as
- * the GPU's size does. Returns 0 where cfx_deinterlace16_frame () would
- * refuse the components. */
+ * block of the elements' launch, in turn; @target_threads sets the strip
+ * length as the GPU's size does (no limit on the blocks). Returns 0 where
+ * cfx_deinterlace16_frame () would refuse the components. */
 extern "C" int
 cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, int target_threads)
 {
   Launch16 L;
-  long blocks = setup_launch (&L, comps, n_comps, field, target_threads,
-      LONG_MAX);
   int window;
+  bool pairs;
+  long blocks;
 
+  if (!variant_kernel (field, PAIRED, &window, &pairs))
+    return 0;
+  blocks = setup_launch (&L, comps, n_comps, field, pairs, target_threads,
+      LONG_MAX);
   if (blocks < 0)
     return 0;
-  window = window_of (L.f);
-  for (long b = 0; b < blocks; b++)
-    for (int ty = 0; ty < BLOCK_Y; ty++)
-      for (int tx = 0; tx < BLOCK_X; tx++) {
-        if (window == CFX_DEINT_YADIF)
-          thread_strip < CFX_DEINT_YADIF > (L, (int) b, tx, ty);
-        else if (window == CFX_DEINT_BWDIF)
-          thread_strip < CFX_DEINT_BWDIF > (L, (int) b, tx, ty);
-        else
-          thread_strip < -1 > (L, (int) b, tx, ty);
-      }
+  emulate_launch (L, blocks, window, pairs);
   return 1;
+}
+
+/* The launch of @variant (0: the elements', 1: one column a thread, 2:
+ * windowless) for @waves waves, on a GPU whose wave would be @wave
+ * blocks, the GPU's launch math throughout. Returns the blocks run, 0
+ * where the GPU's call would refuse (cudaErrorInvalidValue). */
+extern "C" long
+cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, int variant, long wave,
+    double waves)
+{
+  Launch16 L;
+  long blocks, target, max_blocks;
+  int window;
+  bool pairs;
+
+  if (variant < PAIRED || variant > WINDOWLESS
+      || !variant_kernel (field, variant, &window, &pairs)
+      || !wave_shape (wave, waves, &target, &max_blocks))
+    return 0;
+  blocks = setup_launch (&L, comps, n_comps, field, pairs, target,
+      max_blocks);
+  if (blocks < 0)
+    return 0;
+  emulate_launch (L, blocks, window, pairs);
+  return blocks;
 }
 #endif

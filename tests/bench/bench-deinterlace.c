@@ -30,7 +30,8 @@ typedef struct
   int n_comps;
   CfxDeintField field;
   gboolean windowless;          /* 16-bit: without the sliding windows */
-  int wave_divisor;             /* strips for 1 / this of a wave's threads */
+  gboolean one_column;          /* 16-bit: windows, one column a thread */
+  double waves;                 /* strips for this many waves' threads */
 } DeintData;
 
 static void
@@ -42,12 +43,14 @@ launch_deint (int set, void *data)
   /* as the element: 16-bit samples take deinterlace16.cu */
   if (c[0].dst.bytes == 1)
     CHECK (cfx_deinterlace_frame_spread (c, d->n_comps, &d->field,
-            d->wave_divisor, 0));
+            d->waves, 0));
   else if (d->windowless)
     CHECK (cfx_deinterlace16_frame_windowless (c, d->n_comps, &d->field, 0));
+  else if (d->one_column)
+    CHECK (cfx_deinterlace16_frame_one_column (c, d->n_comps, &d->field, 0));
   else
     CHECK (cfx_deinterlace16_frame_spread (c, d->n_comps, &d->field,
-            d->wave_divisor, 0));
+            d->waves, 0));
 }
 
 /* The lowest share of the floor of yadif and bwdif, by sample size and
@@ -112,7 +115,7 @@ kernel_rows (void)
         kinds[k].h);
     DeintData *d = g_new0 (DeintData, 1);
 
-    d->wave_divisor = 1;
+    d->waves = 1;
     sets = bench_sets_for (4 * frame_alloc);
     d->n_comps = n_comps;
     for (s = 0; s < sets; s++) {
@@ -162,19 +165,29 @@ kernel_rows (void)
         t = bench_time_kernel (launch_deint, d, sets);
         d->windowless = FALSE;
         bench_print_kernel_row ("  the same without the windows", t, bytes);
+        /* what the pairs save: the windows over one column a thread */
+        d->one_column = TRUE;
+        t = bench_time_kernel (launch_deint, d, sets);
+        d->one_column = FALSE;
+        bench_print_kernel_row ("  one column a thread", t, bytes);
       }
       if (temporal) {
-        /* the launch shape: longer strips, fewer threads than one wave */
-        for (d->wave_divisor = 2; d->wave_divisor <= 8;
-            d->wave_divisor *= 2) {
-          gchar *row = g_strdup_printf ("  strips for 1/%d of a wave",
-              d->wave_divisor);
+        /* the launch shape: more threads than one wave (shorter strips,
+         * several waves of blocks), then fewer (longer strips) */
+        static const int per_wave[] = { -2, -4, 2, 4, 8 };
+        guint i;
 
+        for (i = 0; i < G_N_ELEMENTS (per_wave); i++) {
+          gchar *row = per_wave[i] < 0 ?
+              g_strdup_printf ("  strips for %d waves", -per_wave[i]) :
+              g_strdup_printf ("  strips for 1/%d of a wave", per_wave[i]);
+
+          d->waves = per_wave[i] < 0 ? -per_wave[i] : 1.0 / per_wave[i];
           t = bench_time_kernel (launch_deint, d, sets);
           bench_print_kernel_row (row, t, bytes);
           g_free (row);
         }
-        d->wave_divisor = 1;
+        d->waves = 1;
       }
       g_free (name);
     }

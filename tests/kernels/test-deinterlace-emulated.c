@@ -8,7 +8,10 @@
  * order), several planes in one launch, minimum, odd and even sizes, long
  * and short strips (window warm-up and sliding), the word and the byte
  * paths, random, smooth and nearly-still content, and no write past a
- * row on the byte path. Then the host code's grouping of components into
+ * row on the byte path. Then the GPU's launch math
+ * (cfx_deinterlace_frame_spread) for 1/8 of a wave to 4 waves of a few
+ * blocks, launches of more blocks than one wave included, and the waves
+ * it must refuse; then the host code's grouping of components into
  * planes: every arrangement it must refuse.
  *
  * Exit status: 0 pass, 1 fail. */
@@ -115,6 +118,16 @@ typedef struct
 
 #define MAX_CASE_PLANES 3
 
+/* where set (wave > 0), run_case launches as the GPU would for @waves
+ * waves of @wave blocks (cfx_deinterlace_frame_emulate_waves) instead of
+ * for a target thread count */
+static struct
+{
+  long wave;
+  double waves;
+  long launches, past_one_wave;
+} shape;
+
 /* One launch over @n planes; the components go to the kernel in the
  * order rotated by @rot. */
 static void
@@ -160,7 +173,20 @@ run_case (CfxDeintMethod method, Plane * pl, int n, int parity, int tff,
     comps[n_comps - 1] = first;
   }
 
-  if (cfx_deinterlace_frame_emulate (comps, n_comps, &f, target) != 0) {
+  if (shape.wave > 0) {
+    long blocks = cfx_deinterlace_frame_emulate_waves (comps, n_comps, &f,
+        shape.wave, shape.waves);
+
+    shape.launches++;
+    shape.past_one_wave += blocks > shape.wave;
+    if (blocks < 1) {
+      printf ("FAIL: method %d, %g waves of %ld blocks refused\n", method,
+          shape.waves, shape.wave);
+      failures++;
+      goto out;
+    }
+  } else if (cfx_deinterlace_frame_emulate (comps, n_comps, &f, target)
+      != 0) {
     printf ("FAIL: method %d, %d planes (%s %dx%d first) refused\n", method,
         n, layouts[pl[0].layout].name, pl[0].w, pl[0].h);
     failures++;
@@ -456,6 +482,55 @@ main (void)
             300, rot);
       }
     }
+
+  /* the GPU's launch math (cfx_deinterlace_frame_spread): 1/8 of a wave
+   * to 4 waves, of waves of a few blocks, so that launches of more blocks
+   * than one wave run */
+  for (m = 0; m < 4; m++)
+    for (layout = 0; layout < N_KERNEL_LAYOUTS; layout++)
+      for (s = 9; s < (int) (sizeof (sizes) / sizeof (sizes[0])); s += 3) {
+        static const double waves[] = { 0.125, 0.25, 0.5, 1, 2, 4 };
+        static const long wave_sizes[] = { 1, 2, 3, 7 };
+        int w = sizes[s][0], h = sizes[s][1];
+        unsigned v, z;
+
+        if (!size_ok ((CfxDeintMethod) m, layout, w, h))
+          continue;
+        for (v = 0; v < sizeof waves / sizeof waves[0]; v++)
+          for (z = 0; z < sizeof wave_sizes / sizeof wave_sizes[0]; z++) {
+            int i = (int) (m + layout + s + v + z);
+
+            shape.wave = wave_sizes[z];
+            shape.waves = waves[v];
+            run_one ((CfxDeintMethod) m, layout, w, h, i & 1, (i >> 1) & 1,
+                1, m == CFX_DEINT_BWDIF && i % 3 == 0, i % 4, i % 5 != 0, 0,
+                0);
+          }
+      }
+  shape.wave = 0;
+  if (shape.past_one_wave == 0) {
+    printf ("FAIL: no launch of more blocks than one wave\n");
+    failures++;
+  }
+  printf ("%ld launches by the GPU's launch math, %ld of more blocks than "
+      "one wave\n", shape.launches, shape.past_one_wave);
+  {
+    static const double bad[] = { 0, -1, 0.0 / 0.0, 2048, 1.0 / 0.0 };
+    CfxDeintComponent c[3];
+    CfxDeintField f = { CFX_DEINT_YADIF, 0, 1, 1, 0 };
+    unsigned b;
+
+    planar_comp (&c[0], 0);
+    for (b = 0; b < sizeof bad / sizeof bad[0]; b++)
+      if (cfx_deinterlace_frame_emulate_waves (c, 1, &f, 4, bad[b]) != -1) {
+        printf ("FAIL: %g waves accepted\n", bad[b]);
+        failures++;
+      }
+    if (cfx_deinterlace_frame_emulate_waves (c, 1, &f, 4, 1) < 1) {
+      printf ("FAIL: one wave refused\n");
+      failures++;
+    }
+  }
 
   test_refusals ();
   printf ("%ld samples checked, %ld failing cases\n", checked, failures);

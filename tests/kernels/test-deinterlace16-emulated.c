@@ -8,10 +8,16 @@
  * yadif and bwdif): every method, parity and field order, spatial check on
  * and off, bwdif's intra fields; 10 bits low (I420_10LE) and high (P010),
  * 12 and 16 bits; a planar plane and two components sharing a plane (P010's
- * UV, step 4); minimum, odd and even sizes; random, extreme (0 and the
- * largest value in stripes) and smooth content. Input words carry random
- * unused bits; output words must have them 0, and nothing outside the
- * samples may be written.
+ * UV, step 4); minimum, odd and even sizes, every width from 1 to 40 at
+ * heights from each method's minimum; planes and pitches 4-byte aligned
+ * (two columns a thread) and only 2-byte aligned (one column a thread);
+ * random, extreme (0 and the largest value in stripes) and smooth
+ * content. Input words carry random unused bits; output words must have
+ * them 0, and nothing outside the samples may be written. Then the GPU's
+ * launch math (cfx_deinterlace16_frame_spread) for 1/8 of a wave to 4
+ * waves of a few blocks, launches of more blocks than one wave included,
+ * for each kernel (the elements', one column a thread, windowless), and
+ * the waves it must refuse.
  *
  * Exit status: 0 pass, 1 fail. */
 #include <stdint.h>
@@ -25,6 +31,20 @@
 
 int cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, int target_threads);
+long cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, int variant, long wave,
+    double waves);
+
+/* where set (wave > 0), run_case launches as the GPU would for @waves
+ * waves of @wave blocks, kernel @variant (0: the elements', 1: one column
+ * a thread, 2: windowless), instead of for a target thread count */
+static struct
+{
+  int variant;
+  long wave;
+  double waves;
+  long launches, past_one_wave;
+} shape;
 
 #define POISON 0xa5
 
@@ -57,14 +77,18 @@ content (int kind, int f, int k, int x, int y, int max)
 }
 
 /* One case: @n_comps components (1: planar, step 2; 2: interleaved, step
- * 4, at byte offsets 0 and 2) of @w x @h samples */
+ * 4, at byte offsets 0 and 2) of @w x @h samples. @align: 0, every plane
+ * and pitch 4-byte aligned (planar: two columns a thread); 1, pitches 2
+ * bytes past a multiple of 4; 2, aligned pitches, one frame's plane 2
+ * bytes in (1 and 2: one column a thread) */
 static void
-run_case (int w, int h, int depth, int shift, int n_comps, int kind,
-    const CfxDeintField * field, int target_threads)
+run_case_aligned (int w, int h, int depth, int shift, int n_comps, int kind,
+    const CfxDeintField * field, int target_threads, int align)
 {
   int step = 2 * n_comps, pitch = w * step + 6;
-  size_t bytes = (size_t) pitch * h;
-  uint8_t *frames[3], *dst = malloc (bytes);
+  size_t bytes;
+  uint8_t *frames[3], *dst, *mem[4];
+  int moved = align == 2 ? (w + h) % 4 : -1;
   uint16_t *ref_in[3][2], *ref_out[2];
   int max = (1 << depth) - 1, f, k, x, y;
   CfxDeintComponent comps[2];
@@ -76,8 +100,13 @@ run_case (int w, int h, int depth, int shift, int n_comps, int kind,
     [CFX_DEINT_LINEAR] = CFX_REF_DEINT_LINEAR,
   };
 
+  pitch += align == 1 ? 2 - pitch % 4 + (pitch % 4 > 2 ? 4 : 0) : pitch % 4;
+  bytes = (size_t) pitch * h;
+  for (f = 0; f < 4; f++)
+    mem[f] = malloc (bytes + 2);
+  dst = mem[3] + 2 * (moved == 3);
   for (f = 0; f < 3; f++) {
-    frames[f] = malloc (bytes);
+    frames[f] = mem[f] + 2 * (moved == f);
     for (size_t i = 0; i < bytes; i++)
       frames[f][i] = (uint8_t) rng ();
     for (k = 0; k < n_comps; k++) {
@@ -109,7 +138,19 @@ run_case (int w, int h, int depth, int shift, int n_comps, int kind,
     comps[k].next.data = frames[2] + 2 * k;
     comps[k].dst.data = dst + 2 * k;
   }
-  if (!cfx_deinterlace16_frame_emulate (comps, n_comps, field,
+  if (shape.wave > 0) {
+    long blocks = cfx_deinterlace16_frame_emulate_waves (comps, n_comps,
+        field, shape.variant, shape.wave, shape.waves);
+
+    shape.launches++;
+    shape.past_one_wave += blocks > shape.wave;
+    if (blocks < 1) {
+      printf ("FAIL %dx%d: refused %g waves of %ld\n", w, h, shape.waves,
+          shape.wave);
+      failures++;
+      goto out;
+    }
+  } else if (!cfx_deinterlace16_frame_emulate (comps, n_comps, field,
           target_threads)) {
     printf ("FAIL %dx%d depth %d shift %d comps %d: refused\n", w, h, depth,
         shift, n_comps);
@@ -164,9 +205,17 @@ out:
   for (f = 0; f < 3; f++) {
     for (k = 0; k < n_comps; k++)
       free (ref_in[f][k]);
-    free (frames[f]);
   }
-  free (dst);
+  for (f = 0; f < 4; f++)
+    free (mem[f]);
+}
+
+static void
+run_case (int w, int h, int depth, int shift, int n_comps, int kind,
+    const CfxDeintField * field, int target_threads)
+{
+  run_case_aligned (w, h, depth, shift, n_comps, kind, field,
+      target_threads, 0);
 }
 
 int
@@ -209,6 +258,97 @@ main (void)
                       depths[d][1], n, kind, &field, targets[t]);
                   cases++;
                 }
+
+  /* every width from 1 to 40 (two columns a thread with a last column
+   * alone at odd widths, the sides' columns, the direction search's
+   * limits), heights from each method's minimum, 4-byte aligned and not
+   * (one column a thread), strips long and short */
+  for (int w = 1; w <= 40; w++)
+    for (unsigned m = 0; m < sizeof methods / sizeof methods[0]; m++) {
+      int min_w, min_h;
+
+      cfx_deinterlace16_min_size ((CfxDeintMethod) methods[m][0], &min_w,
+          &min_h);
+      if (w < min_w)
+        continue;
+      for (int h = min_h; h <= min_h + 9; h += h < min_h + 4 ? 1 : 5)
+        for (int align = 0; align < 3; align++)
+          for (unsigned t = 0; t < 3; t++) {
+            int i = (int) (w + h + m + align + t);
+            CfxDeintField field = { (CfxDeintMethod) methods[m][0], i & 1,
+              (i >> 1) & 1, methods[m][1], methods[m][2]
+            };
+
+            run_case_aligned (w, h, depths[i % 5][0], depths[i % 5][1],
+                1 + (i % 3 == 0), i % 3, &field, targets[t], align);
+            cases++;
+          }
+    }
+
+  /* the GPU's launch math (cfx_deinterlace16_frame_spread): 1/8 of a wave
+   * to 4 waves, of waves of a few blocks, so that launches of more
+   * blocks than one wave run; every kernel variant */
+  {
+    static const double waves[] = { 0.125, 0.25, 0.5, 1, 2, 4 };
+    static const long wave_sizes[] = { 1, 2, 3, 7 };
+    static const int shapes[][2] = { {33, 17}, {64, 36}, {131, 40},
+    {300, 13}
+    };
+
+    for (unsigned s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+      for (unsigned m = 0; m < sizeof methods / sizeof methods[0]; m++)
+        for (unsigned v = 0; v < sizeof waves / sizeof waves[0]; v++)
+          for (unsigned z = 0; z < sizeof wave_sizes / sizeof wave_sizes[0];
+              z++)
+            for (int variant = 0; variant < 3; variant++) {
+              int i = (int) (s + m + v + z + variant);
+              CfxDeintField field = { (CfxDeintMethod) methods[m][0],
+                i & 1, (i >> 1) & 1, methods[m][1], methods[m][2]
+              };
+
+              shape.variant = variant;
+              shape.wave = wave_sizes[z];
+              shape.waves = waves[v];
+              run_case_aligned (shapes[s][0], shapes[s][1], depths[i % 5][0],
+                  depths[i % 5][1], 1 + (i % 4 == 0), i % 3, &field, 0,
+                  i % 5 == 0);
+              cases++;
+            }
+    shape.wave = 0;
+    if (shape.past_one_wave == 0) {
+      printf ("FAIL: no launch of more blocks than one wave\n");
+      failures++;
+    }
+    printf ("%ld launches by the GPU's launch math, %ld of more blocks "
+        "than one wave\n", shape.launches, shape.past_one_wave);
+  }
+
+  /* waves the launch refuses */
+  {
+    static const double bad[] = { 0, -1, 0.0 / 0.0, 2048, 1.0 / 0.0 };
+    CfxDeintField field = { CFX_DEINT_YADIF, 0, 1, 1, 0 };
+    static uint16_t plane[4][16 * 8];
+    CfxDeintComponent comp;
+    CfxPlane pl = { NULL, 32, 16, 8, 2, 10, 0, 2, 0 };
+
+    comp.prev = comp.cur = comp.next = comp.dst = pl;
+    comp.prev.data = (uint8_t *) plane[0];
+    comp.cur.data = (uint8_t *) plane[1];
+    comp.next.data = (uint8_t *) plane[2];
+    comp.dst.data = (uint8_t *) plane[3];
+    for (unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++)
+      for (int variant = 0; variant < 3; variant++)
+        if (cfx_deinterlace16_frame_emulate_waves (&comp, 1, &field, variant,
+                4, bad[b]) != 0) {
+          printf ("FAIL: %g waves accepted\n", bad[b]);
+          failures++;
+        }
+    if (cfx_deinterlace16_frame_emulate_waves (&comp, 1, &field, 0, 4,
+            1) < 1) {
+      printf ("FAIL: one wave refused\n");
+      failures++;
+    }
+  }
   printf ("%ld cases, %ld samples checked, %ld failures\n", cases, checked,
       failures);
   return failures ? 1 : 0;
