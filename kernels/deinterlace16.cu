@@ -693,56 +693,72 @@ yadif_row2 (const Comp16 & c, int x, int y, int *row)
   }
 }
 
-/* the two columns' C rows from the 8 columns around the pair */
-D16 void
-yadif_split (const int *row, int *cm0, int *cm1)
+/* yadif's window for the pair: C's rows y - 1 and y + 1 at columns
+ * x - 3 .. x + 4 (both columns' seven in one array: each column's window
+ * is a view of it), A and B at y - 2, y and y + 2, P and N at y - 1 and
+ * y + 1, each for columns x and x + 1 */
+struct YadifWindow2
 {
-  for (int i = 0; i < 7; i++) {
-    cm0[i] = row[i];
-    cm1[i] = row[i + 1];
-  }
-}
+  int cm[8], cp[8];
+  int a[3][2], b[3][2];
+  int pm[2], pp[2], nm[2], np[2];
+};
 
 D16 void
-yadif_fill2 (YadifWindow * w, const Comp16 & c, int a, int b, int x, int y)
+yadif_fill2 (YadifWindow2 & w, const Comp16 & c, int a, int b, int x, int y)
 {
-  int row[8];
-
-  yadif_row2 (c, x, y - 1, row);
-  yadif_split (row, w[0].v.cm, w[1].v.cm);
-  yadif_row2 (c, x, y + 1, row);
-  yadif_split (row, w[0].v.cp, w[1].v.cp);
+  yadif_row2 (c, x, y - 1, w.cm);
+  yadif_row2 (c, x, y + 1, w.cp);
   for (int k = 0; k < 3; k++) {
-    at2 (c, a, x, y - 2 + 2 * k, &w[0].a[k], &w[1].a[k]);
-    at2 (c, b, x, y - 2 + 2 * k, &w[0].b[k], &w[1].b[k]);
+    at2 (c, a, x, y - 2 + 2 * k, &w.a[k][0], &w.a[k][1]);
+    at2 (c, b, x, y - 2 + 2 * k, &w.b[k][0], &w.b[k][1]);
   }
-  at2 (c, P, x, y - 1, &w[0].v.t.pm, &w[1].v.t.pm);
-  at2 (c, N, x, y - 1, &w[0].v.t.nm, &w[1].v.t.nm);
-  at2 (c, P, x, y + 1, &w[0].v.t.pp, &w[1].v.t.pp);
-  at2 (c, N, x, y + 1, &w[0].v.t.np, &w[1].v.t.np);
+  at2 (c, P, x, y - 1, &w.pm[0], &w.pm[1]);
+  at2 (c, N, x, y - 1, &w.nm[0], &w.nm[1]);
+  at2 (c, P, x, y + 1, &w.pp[0], &w.pp[1]);
+  at2 (c, N, x, y + 1, &w.np[0], &w.np[1]);
 }
 
 D16 void
-yadif_slide2 (YadifWindow * w, const Comp16 & c, int a, int b, int x, int y)
+yadif_slide2 (YadifWindow2 & w, const Comp16 & c, int a, int b, int x, int y)
 {
-  int row[8];
-
+  for (int i = 0; i < 8; i++)
+    w.cm[i] = w.cp[i];
   for (int j = 0; j < 2; j++) {
-    for (int i = 0; i < 7; i++)
-      w[j].v.cm[i] = w[j].v.cp[i];
-    w[j].a[0] = w[j].a[1];
-    w[j].b[0] = w[j].b[1];
-    w[j].a[1] = w[j].a[2];
-    w[j].b[1] = w[j].b[2];
-    w[j].v.t.pm = w[j].v.t.pp;
-    w[j].v.t.nm = w[j].v.t.np;
+    w.a[0][j] = w.a[1][j];
+    w.b[0][j] = w.b[1][j];
+    w.a[1][j] = w.a[2][j];
+    w.b[1][j] = w.b[2][j];
+    w.pm[j] = w.pp[j];
+    w.nm[j] = w.np[j];
   }
-  yadif_row2 (c, x, y + 1, row);
-  yadif_split (row, w[0].v.cp, w[1].v.cp);
-  at2 (c, a, x, y + 2, &w[0].a[2], &w[1].a[2]);
-  at2 (c, b, x, y + 2, &w[0].b[2], &w[1].b[2]);
-  at2 (c, P, x, y + 1, &w[0].v.t.pp, &w[1].v.t.pp);
-  at2 (c, N, x, y + 1, &w[0].v.t.np, &w[1].v.t.np);
+  yadif_row2 (c, x, y + 1, w.cp);
+  at2 (c, a, x, y + 2, &w.a[2][0], &w.a[2][1]);
+  at2 (c, b, x, y + 2, &w.b[2][0], &w.b[2][1]);
+  at2 (c, P, x, y + 1, &w.pp[0], &w.pp[1]);
+  at2 (c, N, x, y + 1, &w.np[0], &w.np[1]);
+}
+
+/* the output of column x + j (j: 0 or 1) */
+D16 int
+yadif_window2_value (const YadifWindow2 & w, int j, const Field16 & f,
+    bool search)
+{
+  YadifIn v;
+
+  for (int i = 0; i < 7; i++) {
+    v.cm[i] = w.cm[i + j];
+    v.cp[i] = w.cp[i + j];
+  }
+  v.t.a = w.a[1][j];
+  v.t.b = w.b[1][j];
+  v.t.pm = w.pm[j];
+  v.t.pp = w.pp[j];
+  v.t.nm = w.nm[j];
+  v.t.np = w.np[j];
+  v.abm2 = w.a[0][j] + w.b[0][j];
+  v.abp2 = w.a[2][j] + w.b[2][j];
+  return yadif_value (v, search, f.spatial_check);
 }
 
 D16 void
@@ -813,18 +829,16 @@ strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
     y = rows_per_sample2 (c, f, x, y, imin (r1, lo), r1);
   if (y < end) {
     if (M == CFX_DEINT_YADIF) {
-      YadifWindow w[2];
+      YadifWindow2 w;
       bool s0 = 3 <= x && x < c.width - 3;
       bool s1 = 3 <= x + 1 && x + 1 < c.width - 3;
 
       yadif_fill2 (w, c, a, b, x, y);
       for (;;) {
-        int v0 = yadif_window_value (w[0], f, s0);
-        int v1 = yadif_window_value (w[1], f, s1);
-
-        store2 (c, x, y, v0, v1);
+        store2 (c, x, y, yadif_window2_value (w, 0, f, s0),
+            yadif_window2_value (w, 1, f, s1));
         if (y + 1 < r1)
-          store2 (c, x, y + 1, w[0].v.cp[3], w[1].v.cp[3]);
+          store2 (c, x, y + 1, w.cp[3], w.cp[4]);
         y += 2;
         if (y >= end)
           break;
@@ -850,9 +864,10 @@ strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
 }
 
 /* The component, column and rows of thread (tx, ty) of block @block (a
- * pair component's thread: columns x and x + 1, x even); false for a
- * thread past the component's width or height */
-D16 bool
+ * pair component's thread: columns x and x + 1, x even; only PAIRS
+ * kernels' launches have pair components); false for a thread past the
+ * component's width or height */
+template < bool PAIRS > D16 bool
 thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
     int *r0, int *r1)
 {
@@ -862,7 +877,9 @@ thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
     i++;
   local = block - L.first_block[i];
   *k = i;
-  *x = ((local % L.blocks_x[i]) * BLOCK_X + tx) << L.comp[i].pair;
+  *x = (local % L.blocks_x[i]) * BLOCK_X + tx;
+  if (PAIRS)
+    *x <<= L.comp[i].pair;
   *r0 = ((local / L.blocks_x[i]) * BLOCK_Y + ty) * L.strip;
   h = L.comp[i].height;
   *r1 = imin (*r0 + L.strip, h);
@@ -877,7 +894,7 @@ thread_strip (const Launch16 & L, int block, int tx, int ty)
 {
   int k, x, r0, r1;
 
-  if (!thread_work (L, block, tx, ty, &k, &x, &r0, &r1))
+  if (!thread_work < PAIRS > (L, block, tx, ty, &k, &x, &r0, &r1))
     return;
   if constexpr (PAIRS && M >= 0) {
     if (L.comp[k].pair && x + 1 < L.comp[k].width) {
