@@ -235,6 +235,95 @@ block_sums_edge (const CoarseSub & s, int x0, int y0, unsigned &sum,
   }
 }
 
+/* Sums of a block of fx >= 16 columns that reaches past a side of the
+ * row (data and pitch 16-byte aligned, step 1, the mirror reflecting
+ * once: the row at least as wide as the block's overhang). Its columns
+ * are at most three runs of consecutive source columns (the part inside
+ * the row, the part reflected at column 0, the part reflected at the
+ * last), and along a run column j of the block is a + sgn col. So a
+ * run's aligned words, their ends masked, give sum v and sum v col with
+ * two dp4a a word, and sum v j = a sum v + sgn sum v col (unsigned
+ * arithmetic: the wrapped terms cancel). The loads of four rows by four
+ * words are issued together (eight rows spilled registers). Byte by byte (block_sums_any) these blocks
+ * took 113 of the 130 us of a 4K GRAY8 blur at sigma 200 on the H200:
+ * every block of the row pass has some, and waited for them. */
+#define RUN_ROWS 4
+#define RUN_WORDS 4
+__device__ __forceinline__ bool
+block_runs (const CoarseSub & s, int x0, int *p, int *q, unsigned *a,
+    int *sgn)
+{
+  const int w = s.width, x1 = x0 + s.ax.f - 1;
+
+  if (w < 2 || -x0 > w - 1 || 2 * w - 2 - x1 < 0)
+    return false;
+  /* inside, reflected at 0, reflected at w - 1 (empty runs: p > q) */
+  p[0] = max (x0, 0);
+  q[0] = min (x1, w - 1);
+  a[0] = (unsigned) -x0;
+  sgn[0] = 1;
+  p[1] = max (1, -x1);
+  q[1] = x0 < 0 ? -x0 : -1;
+  a[1] = (unsigned) -x0;
+  sgn[1] = -1;
+  p[2] = 2 * w - 2 - x1;
+  q[2] = x1 >= w ? min (w - 2, 2 * w - 2 - x0) : p[2] - 1;
+  a[2] = (unsigned) (2 * w - 2 - x0);
+  sgn[2] = -1;
+  return true;
+}
+
+__device__ __forceinline__ void
+block_sums_runs (const CoarseSub & s, const int *p, const int *q,
+    const unsigned *a, const int *sgn, int y0, unsigned &sum, unsigned &sj,
+    unsigned &si)
+{
+  const int fy = s.ay.f;
+
+#pragma unroll
+  for (int r = 0; r < 3; r++) {
+    if (p[r] > q[r])
+      continue;
+    const int k0 = p[r] >> 2, k1 = q[r] >> 2;
+    unsigned rs = 0, rc = 0, ri = 0;
+
+#pragma unroll 1
+    for (int i = 0; i < fy; i += RUN_ROWS) {
+#pragma unroll 1
+      for (int k = k0; k <= k1; k += RUN_WORDS) {
+        unsigned wd[RUN_ROWS][RUN_WORDS];
+#pragma unroll
+        for (int m = 0; m < RUN_ROWS; m++) {
+          const unsigned *row = (const unsigned *) (s.src + (unsigned)
+              (mirror (y0 + i + m, s.height) * s.src_pitch));
+#pragma unroll
+          for (int n = 0; n < RUN_WORDS; n++)
+            wd[m][n] = i + m < fy && k + n <= k1 ? __ldg (row + k + n) : 0u;
+        }
+#pragma unroll
+        for (int n = 0; n < RUN_WORDS; n++) {
+          /* the run's bytes of word k + n */
+          const int c = 4 * (k + n), lo = max (p[r] - c, 0),
+              hi = min (q[r] - c, 3);
+          const unsigned mask = hi < lo ? 0u : (0xffffffffu << (8 * lo)) &
+              (0xffffffffu >> (8 * (3 - hi)));
+#pragma unroll
+          for (int m = 0; m < RUN_ROWS; m++) {
+            const unsigned v = wd[m][n] & mask;
+            const unsigned vs = __dp4a (v, 0x01010101u, 0u);
+            rs += vs;
+            rc += __dp4a (v, 0x03020100u, 0u) + (unsigned) c *vs;
+            ri += vs * (unsigned) (i + m);
+          }
+        }
+      }
+    }
+    sum += rs;
+    sj += a[r] * rs + (sgn[r] > 0 ? rc : 0u - rc);
+    si += ri;
+  }
+}
+
 /* Sums of any block (mirrored columns, unaligned data, any step): byte
  * loads, ANY_ROWS rows x 8 columns of them in flight together */
 #define ANY_ROWS 2
@@ -302,7 +391,13 @@ decimate_one (const CoarseSub & s, int mx, int my, float &S, float &MX,
   } else if (s.src_vec && fx == 8) {
     block_sums_edge < 8 > (s, x0, y0, sum, sj, si);
   } else {
-    block_sums_any (s, x0, y0, sum, sj, si);
+    int p[3], q[3], sgn[3];
+    unsigned a[3];
+
+    if (s.src_vec && fx >= 16 && block_runs (s, x0, p, q, a, sgn))
+      block_sums_runs (s, p, q, a, sgn, y0, sum, sj, si);
+    else
+      block_sums_any (s, x0, y0, sum, sj, si);
   }
 
   /* moment in coarse units: sum v (j - (f - 1) / 2) / f, over f_x f_y */
