@@ -757,10 +757,7 @@ cfx_deinterlace_frame (const CfxDeintComponent * comps, int n_comps,
 }
 
 #ifdef CFX_DEINTERLACE_EMULATE
-/* The kernel's per-thread work run on the CPU, thread by thread (host
- * pointers): what tests/kernels/test-deinterlace-emulated.c checks on
- * hosts without a GPU. target_threads sets the strip length as the GPU's
- * size does (with no limit on the blocks). Declared in cudafx-testing.h. */
+/* Every thread of every block of the launch, in turn, on the CPU */
 static void
 emulate_launch (const LaunchArgs & L, int blocks, const CfxDeintField * field)
 {
@@ -791,6 +788,10 @@ emulate_launch (const LaunchArgs & L, int blocks, const CfxDeintField * field)
       }
 }
 
+/* The kernel's per-thread work run on the CPU, thread by thread (host
+ * pointers): what tests/kernels/test-deinterlace-emulated.c checks on
+ * hosts without a GPU. target_threads sets the strip length as the GPU's
+ * size does (with no limit on the blocks). Declared in cudafx-testing.h. */
 extern "C" int
 cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, int target_threads)

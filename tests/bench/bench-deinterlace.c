@@ -5,6 +5,10 @@
  *    them; against its floor: yadif and bwdif read 2.5 frames (all of C
  *    and of the bracketing frame, half of the other) and write one, ELA
  *    and linear read one and write one;
+ *    under each yadif and bwdif row, the 16-bit kernel without its windows
+ *    and with one column a thread (the elements' takes two where it can),
+ *    and the launch shape: strips for 2 and 4 waves' threads, then for
+ *    1/2, 1/4 and 1/8 of a wave's;
  *  - whole pipelines in output frames per second (field rate: two per
  *    input frame): cudafxupload ! cudadeinterlace ! cudafxdownload next to
  *    GStreamer's CPU deinterlace (yadif, linear) in a child process, and
