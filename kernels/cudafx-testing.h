@@ -108,11 +108,13 @@ long cfx_deinterlace_frame_emulate_waves (const CfxDeintComponent * comps,
 cudaError_t cfx_deinterlace16_frame_windowless (const CfxDeintComponent *
     comps, int n_comps, const CfxDeintField * field, cudaStream_t stream);
 
-/* The 16-bit kernel with its windows over one sample column a thread
- * everywhere (the elements' launch takes two columns a thread where a
- * component allows): what the benchmark holds the pairs against */
-cudaError_t cfx_deinterlace16_frame_one_column (const CfxDeintComponent *
-    comps, int n_comps, const CfxDeintField * field, cudaStream_t stream);
+/* The 16-bit kernel with its windows over @columns (1 or 2) sample
+ * columns a thread wherever a component allows (the elements' launch
+ * takes two for bwdif, one for yadif): what the benchmark holds the
+ * elements' choice against */
+cudaError_t cfx_deinterlace16_frame_columns (const CfxDeintComponent *
+    comps, int n_comps, const CfxDeintField * field, int columns,
+    cudaStream_t stream);
 
 /* cfx_deinterlace_frame () and cfx_deinterlace16_frame () with strips
  * sized for @waves waves' worth of threads (1: what the elements run;

@@ -2,8 +2,8 @@
  * two-byte CPU filters compute them, ELA and linear as for 8-bit
  * (kernels/deinterlace.md, "High bit depth"). The 8-bit kernels
  * (deinterlace.cu) work four samples to a register; here a thread owns
- * two adjacent sample columns of one component (one where the component
- * cannot pair) and walks down a strip of their rows.
+ * one sample column of one component, or two adjacent ones (bwdif where
+ * the component allows), and walks down a strip of their rows.
  *
  * Samples are 16-bit words holding @depth significant bits @shift bits
  * up (I420_10LE: 10 at 0; P010: 10 at 6); the other bits are ignored on
@@ -16,15 +16,15 @@
  * H100); ELA, linear and bwdif's intra fields 1 + 1.
  *
  * Access pattern: one launch for every component, a flat range of blocks
- * each; a block is 32 threads across by 4 strips. yadif and bwdif on a
- * planar component (step 2: I420_10LE, I422_10LE, Y444_10LE/16LE,
+ * each; a block is 32 threads across by 4 strips. bwdif (and yadif in
+ * the benchmark's two-column variant) on a planar component (step 2: I420_10LE, I422_10LE, Y444_10LE/16LE,
  * GRAY16, P010's luma) whose four planes' data and pitches are all
  * 4-byte aligned: a thread owns columns x and x + 1 (x even) and reads
  * and writes each row of them as one 32-bit word, so a warp's loads and
  * stores of a row are 128 contiguous bytes; an odd width's last column
  * takes the one-column code. Otherwise (P010's interleaved UV, step 4;
  * planes or pitches only 2-byte aligned; ELA, linear and bwdif's intra
- * fields) a thread owns one column, read as 16-bit words: 64 contiguous
+ * fields; yadif in the elements) a thread owns one column, read as 16-bit words: 64 contiguous
  * bytes a warp of a planar row, 128 of P010's UV. yadif and bwdif keep
  * the rows their stencils share in registers, one window a column, as a
  * window that slides two rows (one interpolated, one copied) a step: in
@@ -47,12 +47,15 @@
  * numbers of waves.
  *
  * Measured on an H200 (2026-11-27, `cudafx-bench deinterlace`, kernel
- * time an output frame) with one column a thread: 2160i I420_10LE yadif
- * 75.2 us, bwdif 50.6 us; 1080i I420_10LE yadif 20.7 us, bwdif 16.5 us
- * (per sample, without the windows: 110-117 us at 2160i; fewer threads
- * than a wave, longer strips: slower in every case). The two-column
- * version is not yet measured: the benchmark prints it against the one
- * column a thread and the windowless kernel.
+ * time an output frame), one column a thread against two: 2160i
+ * I420_10LE bwdif 50.1 against 39.6 us, yadif 75.9 against 82.1 us
+ * (P010: bwdif 48.4 / 43.2, yadif 72.9 / 98.7); 1080i I420_10LE bwdif
+ * 16.4 / 13.9, yadif 21.0 / 23.0. So bwdif takes two columns and yadif
+ * one (its pair kernel needs 80 registers, 6 blocks an SM, and Nsight
+ * Compute saw its issue slots 45% busy with 0.8 eligible warps a
+ * scheduler). Per sample, without the windows: 104-117 us at 2160i;
+ * fewer threads than a wave (longer strips) were slower in every case,
+ * 2 and 4 waves within a few percent of one.
  *
  * Every function a thread runs is __host__ __device__: the test
  * tests/kernels/test-deinterlace16-emulated.c runs each thread of a launch
@@ -974,11 +977,14 @@ window_of (const Field16 & f)
 /* Which kernel a launch runs */
 enum Variant
 {
-  PAIRED,                       /* the elements': windows, two columns a
-                                 * thread where the component allows */
+  PAIRED,                       /* the elements': windows; bwdif two
+                                 * columns a thread where the component
+                                 * allows, yadif one */
   ONE_COLUMN,                   /* windows, one column a thread */
   WINDOWLESS,                   /* one column a thread, every stencil row
                                  * from memory */
+  TWO_COLUMNS,                  /* windows, two columns a thread where the
+                                 * component allows, yadif too */
 };
 
 }                               /* namespace */
@@ -1116,7 +1122,11 @@ variant_kernel (const CfxDeintField * field, int variant, int *window,
   if (!field || !field16 (*field, &f))
     return false;
   *window = variant == WINDOWLESS ? -1 : window_of (f);
-  *pairs = variant == PAIRED && *window >= 0;
+  /* yadif's pair kernel was slower than one column a thread on the H200
+   * (2026-11-27, 2160i I420_10LE: 82.1 against 75.9 us; P010: 98.7
+   * against 72.9), bwdif's faster (39.6 against 50.1) */
+  *pairs = *window >= 0 && (variant == TWO_COLUMNS || (variant == PAIRED
+          && *window == CFX_DEINT_BWDIF));
   return true;
 }
 
@@ -1158,8 +1168,8 @@ cfx_deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
 }
 
 /* For the benchmark: the same output without the sliding windows (per
- * sample), with the windows over one column a thread, or with strips for
- * other shares of a wave */
+ * sample), with the windows over one or two columns a thread, or with
+ * strips for other shares of a wave */
 extern "C" cudaError_t
 cfx_deinterlace16_frame_windowless (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, cudaStream_t stream)
@@ -1168,10 +1178,14 @@ cfx_deinterlace16_frame_windowless (const CfxDeintComponent * comps,
 }
 
 extern "C" cudaError_t
-cfx_deinterlace16_frame_one_column (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, cudaStream_t stream)
+cfx_deinterlace16_frame_columns (const CfxDeintComponent * comps,
+    int n_comps, const CfxDeintField * field, int columns,
+    cudaStream_t stream)
 {
-  return deinterlace16_frame (comps, n_comps, field, ONE_COLUMN, 1, stream);
+  if (columns != 1 && columns != 2)
+    return cudaErrorInvalidValue;
+  return deinterlace16_frame (comps, n_comps, field, columns == 1 ?
+      ONE_COLUMN : TWO_COLUMNS, 1, stream);
 }
 
 extern "C" cudaError_t
@@ -1204,19 +1218,23 @@ emulate_launch (const Launch16 & L, long blocks, int window, bool pairs)
 }
 
 /* The same work on the CPU, host planes in @comps: every thread of every
- * block of the elements' launch, in turn; @target_threads sets the strip
- * length as the GPU's size does (no limit on the blocks). Returns 0 where
- * cfx_deinterlace16_frame () would refuse the components. */
+ * block of the launch of @variant (as for
+ * cfx_deinterlace16_frame_emulate_waves), in turn; @target_threads sets
+ * the strip length as the GPU's size does (no limit on the blocks).
+ * Returns 0 where cfx_deinterlace16_frame () would refuse the
+ * components. */
 extern "C" int
 cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, int target_threads)
+    int n_comps, const CfxDeintField * field, int variant,
+    int target_threads)
 {
   Launch16 L;
   int window;
   bool pairs;
   long blocks;
 
-  if (!variant_kernel (field, PAIRED, &window, &pairs))
+  if (variant < PAIRED || variant > TWO_COLUMNS
+      || !variant_kernel (field, variant, &window, &pairs))
     return 0;
   blocks = setup_launch (&L, comps, n_comps, field, pairs, target_threads,
       LONG_MAX);
@@ -1227,8 +1245,8 @@ cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
 }
 
 /* The launch of @variant (0: the elements', 1: one column a thread, 2:
- * windowless) for @waves waves, on a GPU whose wave would be @wave
- * blocks, the GPU's launch math throughout. Returns the blocks run, 0
+ * windowless, 3: two columns a thread, yadif too) for @waves waves, on a
+ * GPU whose wave would be @wave blocks, the GPU's launch math throughout. Returns the blocks run, 0
  * where the GPU's call would refuse (cudaErrorInvalidValue). */
 extern "C" long
 cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
@@ -1240,7 +1258,7 @@ cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
   int window;
   bool pairs;
 
-  if (variant < PAIRED || variant > WINDOWLESS
+  if (variant < PAIRED || variant > TWO_COLUMNS
       || !variant_kernel (field, variant, &window, &pairs)
       || !wave_shape (wave, waves, &target, &max_blocks))
     return 0;

@@ -6,7 +6,8 @@
  *    and of the bracketing frame, half of the other) and write one, ELA
  *    and linear read one and write one;
  *    under each yadif and bwdif row, the 16-bit kernel without its windows
- *    and with one column a thread (the elements' takes two where it can),
+ *    and with the other column count a thread (the elements' bwdif takes
+ *    two where it can, yadif one),
  *    and the launch shape: strips for 2 and 4 waves' threads, then for
  *    1/2, 1/4 and 1/8 of a wave's;
  *  - whole pipelines in output frames per second (field rate: two per
@@ -34,7 +35,8 @@ typedef struct
   int n_comps;
   CfxDeintField field;
   gboolean windowless;          /* 16-bit: without the sliding windows */
-  gboolean one_column;          /* 16-bit: windows, one column a thread */
+  int columns;                  /* 16-bit: windows over 1 or 2 columns a
+                                 * thread everywhere (0: the elements') */
   double waves;                 /* strips for this many waves' threads */
 } DeintData;
 
@@ -50,8 +52,9 @@ launch_deint (int set, void *data)
             d->waves, 0));
   else if (d->windowless)
     CHECK (cfx_deinterlace16_frame_windowless (c, d->n_comps, &d->field, 0));
-  else if (d->one_column)
-    CHECK (cfx_deinterlace16_frame_one_column (c, d->n_comps, &d->field, 0));
+  else if (d->columns)
+    CHECK (cfx_deinterlace16_frame_columns (c, d->n_comps, &d->field,
+            d->columns, 0));
   else
     CHECK (cfx_deinterlace16_frame_spread (c, d->n_comps, &d->field,
             d->waves, 0));
@@ -169,11 +172,13 @@ kernel_rows (void)
         t = bench_time_kernel (launch_deint, d, sets);
         d->windowless = FALSE;
         bench_print_kernel_row ("  the same without the windows", t, bytes);
-        /* what the pairs save: the windows over one column a thread */
-        d->one_column = TRUE;
+        /* the other column count: the elements' bwdif takes two columns
+         * a thread, yadif one */
+        d->columns = methods[m].method == CFX_DEINT_BWDIF ? 1 : 2;
         t = bench_time_kernel (launch_deint, d, sets);
-        d->one_column = FALSE;
-        bench_print_kernel_row ("  one column a thread", t, bytes);
+        d->columns = 0;
+        bench_print_kernel_row (methods[m].method == CFX_DEINT_BWDIF ?
+            "  one column a thread" : "  two columns a thread", t, bytes);
       }
       if (temporal) {
         /* the launch shape: more threads than one wave (shorter strips,

@@ -16,7 +16,8 @@
  * them 0, and nothing outside the samples may be written. Then the GPU's
  * launch math (cfx_deinterlace16_frame_spread) for 1/8 of a wave to 4
  * waves of a few blocks, launches of more blocks than one wave included,
- * for each kernel (the elements', one column a thread, windowless), and
+ * for each kernel (the elements', one column a thread, windowless, two
+ * columns a thread for yadif too), and
  * the waves it must refuse.
  *
  * Exit status: 0 pass, 1 fail. */
@@ -30,14 +31,16 @@
 #include "ref-test.h"
 
 int cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, int target_threads);
+    int n_comps, const CfxDeintField * field, int variant,
+    int target_threads);
 long cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, int variant, long wave,
     double waves);
 
-/* where set (wave > 0), run_case launches as the GPU would for @waves
- * waves of @wave blocks, kernel @variant (0: the elements', 1: one column
- * a thread, 2: windowless), instead of for a target thread count */
+/* kernel @variant (0: the elements', 1: one column a thread, 2:
+ * windowless, 3: two columns a thread, yadif too); where set (wave > 0),
+ * run_case launches as the GPU would for @waves waves of @wave blocks
+ * instead of for a target thread count */
 static struct
 {
   int variant;
@@ -151,7 +154,7 @@ run_case_aligned (int w, int h, int depth, int shift, int n_comps, int kind,
       goto out;
     }
   } else if (!cfx_deinterlace16_frame_emulate (comps, n_comps, field,
-          target_threads)) {
+          shape.variant, target_threads)) {
     printf ("FAIL %dx%d depth %d shift %d comps %d: refused\n", w, h, depth,
         shift, n_comps);
     failures++;
@@ -257,6 +260,14 @@ main (void)
                   run_case (sizes[s][0], sizes[s][1], depths[d][0],
                       depths[d][1], n, kind, &field, targets[t]);
                   cases++;
+                  /* yadif's pair kernel, which only the benchmark runs */
+                  if (field.method == CFX_DEINT_YADIF) {
+                    shape.variant = 3;
+                    run_case (sizes[s][0], sizes[s][1], depths[d][0],
+                        depths[d][1], n, kind, &field, targets[t]);
+                    shape.variant = 0;
+                    cases++;
+                  }
                 }
 
   /* every width from 1 to 40 (two columns a thread with a last column
@@ -282,6 +293,13 @@ main (void)
             run_case_aligned (w, h, depths[i % 5][0], depths[i % 5][1],
                 1 + (i % 3 == 0), i % 3, &field, targets[t], align);
             cases++;
+            if (field.method == CFX_DEINT_YADIF) {
+              shape.variant = 3;
+              run_case_aligned (w, h, depths[i % 5][0], depths[i % 5][1],
+                  1 + (i % 3 == 0), i % 3, &field, targets[t], align);
+              shape.variant = 0;
+              cases++;
+            }
           }
     }
 
@@ -300,7 +318,7 @@ main (void)
         for (unsigned v = 0; v < sizeof waves / sizeof waves[0]; v++)
           for (unsigned z = 0; z < sizeof wave_sizes / sizeof wave_sizes[0];
               z++)
-            for (int variant = 0; variant < 3; variant++) {
+            for (int variant = 0; variant < 4; variant++) {
               int i = (int) (s + m + v + z + variant);
               CfxDeintField field = { (CfxDeintMethod) methods[m][0],
                 i & 1, (i >> 1) & 1, methods[m][1], methods[m][2]
@@ -315,6 +333,7 @@ main (void)
               cases++;
             }
     shape.wave = 0;
+    shape.variant = 0;
     if (shape.past_one_wave == 0) {
       printf ("FAIL: no launch of more blocks than one wave\n");
       failures++;
@@ -337,7 +356,7 @@ main (void)
     comp.next.data = (uint8_t *) plane[2];
     comp.dst.data = (uint8_t *) plane[3];
     for (unsigned b = 0; b < sizeof bad / sizeof bad[0]; b++)
-      for (int variant = 0; variant < 3; variant++)
+      for (int variant = 0; variant < 4; variant++)
         if (cfx_deinterlace16_frame_emulate_waves (&comp, 1, &field, variant,
                 4, bad[b]) != 0) {
           printf ("FAIL: %g waves accepted\n", bad[b]);
