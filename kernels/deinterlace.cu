@@ -669,24 +669,6 @@ kernel_of (const CfxDeintField * field)
   return -1;
 }
 
-/* The threads a launch aims at and the blocks it may take for @waves
- * waves of @wave blocks: that many waves' threads (at least one) in at
- * most that many waves of blocks (at least one wave: fewer threads than
- * a wave means longer strips, not fewer blocks than the strips need).
- * False for nonsense (waves <= 0, NaN, past 1024). */
-static bool
-wave_shape (long wave, double waves, long *target, long *max_blocks)
-{
-  double threads;
-
-  if (!(waves > 0 && waves <= 1024) || wave < 1)
-    return false;
-  threads = (double) wave * THREADS * waves;
-  *target = threads >= 1 ? (long) threads : 1;
-  *max_blocks = waves > 1 ? (long) ((double) wave * waves) : wave;
-  return true;
-}
-
 /* Blocks of kernel m that the current device holds at once (one wave) */
 static cudaError_t
 wave_blocks (int m, long *wave)
@@ -726,7 +708,7 @@ cfx_deinterlace_frame_spread (const CfxDeintComponent * comps, int n_comps,
   err = wave_blocks (m, &wave);
   if (err != cudaSuccess)
     return err;
-  if (!wave_shape (wave, waves, &target, &max_blocks))
+  if (!cfx_wave_shape (wave, THREADS, waves, &target, &max_blocks))
     return cudaErrorInvalidValue;
 
   blocks = setup_launch (&L, comps, n_comps, field, target, max_blocks);
@@ -819,7 +801,7 @@ cfx_deinterlace_frame_emulate_waves (const CfxDeintComponent * comps,
   int blocks;
 
   if (!field || kernel_of (field) < 0
-      || !wave_shape (wave, waves, &target, &max_blocks))
+      || !cfx_wave_shape (wave, THREADS, waves, &target, &max_blocks))
     return -1;
   blocks = setup_launch (&L, comps, n_comps, field, target, max_blocks);
   if (blocks < 0)

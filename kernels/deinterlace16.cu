@@ -1063,24 +1063,6 @@ setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
   return blocks;
 }
 
-/* The threads a launch aims at and the blocks it may take for @waves
- * waves of @wave blocks: that many waves' threads (at least one) in at
- * most that many waves of blocks (at least one wave: fewer threads than
- * a wave means longer strips, not fewer blocks than the strips need).
- * False for nonsense (waves <= 0, NaN, past 1024). */
-static bool
-wave_shape (long wave, double waves, long *target, long *max_blocks)
-{
-  double threads;
-
-  if (!(waves > 0 && waves <= 1024) || wave < 1)
-    return false;
-  threads = (double) wave * THREADS * waves;
-  *target = threads >= 1 ? (long) threads : 1;
-  *max_blocks = waves > 1 ? (long) ((double) wave * waves) : wave;
-  return true;
-}
-
 /* The kernel of @window (-1: every stencil row from memory), two columns
  * a thread where @pairs */
 template < int M > static cudaError_t
@@ -1147,7 +1129,7 @@ deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
   err = wave_blocks (window, pairs, &wave);
   if (err != cudaSuccess)
     return err;
-  if (!wave_shape (wave, waves, &target, &max_blocks))
+  if (!cfx_wave_shape (wave, THREADS, waves, &target, &max_blocks))
     return cudaErrorInvalidValue;
   blocks = setup_launch (&L, comps, n_comps, field, pairs, target,
       max_blocks);
@@ -1260,7 +1242,7 @@ cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
 
   if (variant < PAIRED || variant > TWO_COLUMNS
       || !variant_kernel (field, variant, &window, &pairs)
-      || !wave_shape (wave, waves, &target, &max_blocks))
+      || !cfx_wave_shape (wave, THREADS, waves, &target, &max_blocks))
     return 0;
   blocks = setup_launch (&L, comps, n_comps, field, pairs, target,
       max_blocks);

@@ -72,14 +72,23 @@ cfx_wave_blocks (void (*kernel) (Params...), int threads, int *cache,
   return cudaSuccess;
 }
 
-/* Threads a launch aims at for 1 / @divisor (>= 1) of a wave of @wave
- * blocks of @threads threads: at least one */
-static inline long
-cfx_wave_share (long wave, int threads, int divisor)
+/* The threads a launch of @threads-thread blocks aims at and the blocks
+ * it may take for @waves waves of @wave blocks: that many waves' threads
+ * (at least one) in at most that many waves of blocks (at least one wave:
+ * fewer threads than a wave means longer strips, not fewer blocks than
+ * the strips need). False for nonsense (waves <= 0, NaN, past 1024). */
+static inline bool
+cfx_wave_shape (long wave, int threads, double waves, long *target,
+    long *max_blocks)
 {
-  long all = wave * threads;
+  double all;
 
-  return all >= divisor ? all / divisor : 1;
+  if (!(waves > 0 && waves <= 1024) || wave < 1)
+    return false;
+  all = (double) wave * threads * waves;
+  *target = all >= 1 ? (long) all : 1;
+  *max_blocks = waves > 1 ? (long) ((double) wave * waves) : wave;
+  return true;
 }
 
 /* Whether a channel is bytes (step 1) at @bytes-aligned data and pitch,
