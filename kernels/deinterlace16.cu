@@ -17,15 +17,16 @@
  *
  * Access pattern: one launch for every component, a flat range of blocks
  * each; a block is 32 threads across by 4 strips. bwdif (and yadif in
- * the benchmark's two-column variant) on a planar component (step 2: I420_10LE, I422_10LE, Y444_10LE/16LE,
- * GRAY16, P010's luma) whose four planes' data and pitches are all
- * 4-byte aligned: a thread owns columns x and x + 1 (x even) and reads
+ * the benchmark's two-column variant) on a planar component (step 2:
+ * I420_10LE, I422_10LE, Y444_10LE/16LE, GRAY16, P010's luma) whose four
+ * planes' data and pitches are all 4-byte aligned: a thread owns columns x and x + 1 (x even) and reads
  * and writes each row of them as one 32-bit word, so a warp's loads and
  * stores of a row are 128 contiguous bytes; an odd width's last column
  * takes the one-column code. Otherwise (P010's interleaved UV, step 4;
  * planes or pitches only 2-byte aligned; ELA, linear and bwdif's intra
- * fields; yadif in the elements) a thread owns one column, read as 16-bit words: 64 contiguous
- * bytes a warp of a planar row, 128 of P010's UV. yadif and bwdif keep
+ * fields; yadif in the elements) a thread owns one column, read as
+ * 16-bit words: 64 contiguous bytes a warp of a planar row, 128 of P010's
+ * UV. yadif and bwdif keep
  * the rows their stencils share in registers, one window a column, as a
  * window that slides two rows (one interpolated, one copied) a step: in
  * the interior a step loads only its new rows (bwdif: C, A, B, P and N,
