@@ -33,34 +33,26 @@
 
 #define FIELD_CAPS ",interlace-mode=interleaved,field-order=top-field-first"
 
-typedef enum
+void
+bench_append_branch (GString * launch, BenchSource source, gint device,
+    const char *caps, int frames, const char *tail, guint i)
 {
-  SOURCE_PINNED,
-  SOURCE_DEVICE,
-  SOURCE_PAGEABLE,
-} Source;
-
-/* "SOURCE ! @tail ! fakesink name=s@i " for @frames frames of @caps */
-static void
-append_branch (GString * launch, Source source, const char *caps,
-    int frames, const char *tail, guint i)
-{
-  static const char *const after_render[] = {
-    [SOURCE_PINNED] = "cudafxupload ! cudafxdownload ! ",
-    [SOURCE_DEVICE] = "cudafxupload ! ",
-    [SOURCE_PAGEABLE] = "",
-  };
+  gchar *upload = device >= 0 ?
+      g_strdup_printf ("cudafxupload device-id=%d ! ", device) :
+      g_strdup ("cudafxupload ! ");
 
   g_string_append_printf (launch, "videotestsrc num-buffers=1 pattern=snow "
-      "! video/x-raw,%s,framerate=1000/1 ! %simagefreeze num-buffers=%d ! "
-      "%s%sfakesink name=s%u ", caps, after_render[source], frames,
-      tail ? tail : "", tail ? " ! " : "", i);
+      "! video/x-raw,%s,framerate=1000/1 ! %s%simagefreeze num-buffers=%d ! "
+      "%s%sfakesink name=s%u ", caps, source == BENCH_SOURCE_PAGEABLE ? "" :
+      upload, source == BENCH_SOURCE_PINNED ? "cudafxdownload ! " : "",
+      frames, tail ? tail : "", tail ? " ! " : "", i);
+  g_free (upload);
 }
 
 /* Output frames per second of @n branches in one process, and the CPU
  * seconds per output frame in @cpu (may be NULL) */
 static double
-branches (Source source, const char *caps, int frames, const char *tail,
+branches (BenchSource source, const char *caps, int frames, const char *tail,
     guint n, double *cpu)
 {
   GString *launch = g_string_new (NULL);
@@ -68,7 +60,7 @@ branches (Source source, const char *caps, int frames, const char *tail,
   guint i;
 
   for (i = 0; i < n; i++)
-    append_branch (launch, source, caps, frames, tail, i);
+    bench_append_branch (launch, source, -1, caps, frames, tail, i);
   fps = bench_branches_fps_steady (launch->str, n, &c);
   g_string_free (launch, TRUE);
   if (cpu)
@@ -110,12 +102,13 @@ chain_rows (void)
     int n = bench_reps (kinds[k].frames);
     double src, gpu, e2e, e2eq, best;
 
-    src = branches (SOURCE_PINNED, kinds[k].caps, n, NULL, 1, NULL);
-    gpu = branches (SOURCE_DEVICE, kinds[k].caps, n, CHAIN, 1, NULL) / 2;
-    e2e = branches (SOURCE_PINNED, kinds[k].caps, n, "cudafxupload ! " CHAIN
-        " ! cudafxdownload", 1, NULL) / 2;
-    e2eq = branches (SOURCE_PINNED, kinds[k].caps, n, "cudafxupload ! " CHAIN
-        " ! queue max-size-buffers=4 ! cudafxdownload", 1, NULL) / 2;
+    src = branches (BENCH_SOURCE_PINNED, kinds[k].caps, n, NULL, 1, NULL);
+    gpu = branches (BENCH_SOURCE_DEVICE, kinds[k].caps, n, CHAIN, 1, NULL) / 2;
+    e2e = branches (BENCH_SOURCE_PINNED, kinds[k].caps, n,
+        "cudafxupload ! " CHAIN " ! cudafxdownload", 1, NULL) / 2;
+    e2eq = branches (BENCH_SOURCE_PINNED, kinds[k].caps, n,
+        "cudafxupload ! " CHAIN " ! queue max-size-buffers=4 ! cudafxdownload",
+        1, NULL) / 2;
     printf ("| %s | %.0f | %.0f | %.0f | %.0f | %.0f |\n", kinds[k].name, src,
         gpu, e2e, e2eq, kinds[k].target);
     fflush (stdout);
@@ -147,12 +140,12 @@ stream_rows (void)
 
   /* the pieces of one input frame, each alone: its upload, the two
    * kernels, and the download of its two output frames */
-  up = 1.0 / branches (SOURCE_PINNED, STREAM_CAPS FIELD_CAPS, 4 * n,
+  up = 1.0 / branches (BENCH_SOURCE_PINNED, STREAM_CAPS FIELD_CAPS, 4 * n,
       "cudafxupload", 1, NULL);
-  gpu = 2.0 / branches (SOURCE_DEVICE, STREAM_CAPS FIELD_CAPS, 4 * n,
+  gpu = 2.0 / branches (BENCH_SOURCE_DEVICE, STREAM_CAPS FIELD_CAPS, 4 * n,
       "cudadeinterlace ! cudadegrain", 1, NULL);
-  down = 2.0 / branches (SOURCE_DEVICE, STREAM_CAPS, 4 * n, "cudafxdownload",
-      1, NULL);
+  down = 2.0 / branches (BENCH_SOURCE_DEVICE, STREAM_CAPS, 4 * n,
+      "cudafxdownload", 1, NULL);
   sum_bound = 1.0 / (up + gpu + down);
   overlap_bound = 1.0 / MAX (up, MAX (gpu, down));
 
@@ -168,7 +161,7 @@ stream_rows (void)
   printf ("| N | input frames/s | %% of one-after-the-other | %% of overlapped "
       "| CPU us per frame |\n|---|---|---|---|---|\n");
   for (i = 0; i < G_N_ELEMENTS (counts); i++) {
-    double cpu, fps = branches (SOURCE_PINNED, STREAM_CAPS FIELD_CAPS, n,
+    double cpu, fps = branches (BENCH_SOURCE_PINNED, STREAM_CAPS FIELD_CAPS, n,
         "cudafxupload ! cudadeinterlace ! cudadegrain ! cudafxdownload",
         counts[i], &cpu) / 2;
 
@@ -191,15 +184,15 @@ host_cost_rows (void)
   const struct
   {
     const char *element;
-    Source source;
+    BenchSource source;
     gboolean fields;            /* interlaced input, two outputs per input */
   } rows[] = {
-    {"cudafxupload", SOURCE_PINNED, FALSE},
-    {"cudaluma", SOURCE_DEVICE, FALSE},
-    {"cudablur sigma=2", SOURCE_DEVICE, FALSE},
-    {"cudadegrain", SOURCE_DEVICE, FALSE},
-    {"cudadeinterlace", SOURCE_DEVICE, TRUE},
-    {"cudafxdownload", SOURCE_DEVICE, FALSE},
+    {"cudafxupload", BENCH_SOURCE_PINNED, FALSE},
+    {"cudaluma", BENCH_SOURCE_DEVICE, FALSE},
+    {"cudablur sigma=2", BENCH_SOURCE_DEVICE, FALSE},
+    {"cudadegrain", BENCH_SOURCE_DEVICE, FALSE},
+    {"cudadeinterlace", BENCH_SOURCE_DEVICE, TRUE},
+    {"cudafxdownload", BENCH_SOURCE_DEVICE, FALSE},
   };
   const char *caps[2] = { STREAM_CAPS, STREAM_CAPS FIELD_CAPS };
   int n = bench_reps (3000);
@@ -305,13 +298,13 @@ pageable_rows (void)
       gchar *tail = g_strdup_printf ("cudafxupload copy-threads=%u",
           threads[t]);
 
-      printf ("| %.1f ", branches (SOURCE_PAGEABLE, kinds[k].caps, n, tail, 1,
-              NULL) * size / 1e9);
+      printf ("| %.1f ", branches (BENCH_SOURCE_PAGEABLE, kinds[k].caps, n,
+              tail, 1, NULL) * size / 1e9);
       g_free (tail);
     }
-    page = branches (SOURCE_PAGEABLE, kinds[k].caps, n, "cudafxupload", 1,
+    page = branches (BENCH_SOURCE_PAGEABLE, kinds[k].caps, n, "cudafxupload", 1,
         NULL);
-    pin = branches (SOURCE_PINNED, kinds[k].caps, n, "cudafxupload", 1,
+    pin = branches (BENCH_SOURCE_PINNED, kinds[k].caps, n, "cudafxupload", 1,
         NULL);
     printf ("| %.1f | %.1f |\n", page * size / 1e9, pin * size / 1e9);
     fflush (stdout);

@@ -5,7 +5,7 @@
  * device i mod count): aggregate output frames per second and the ratio.
  * Two sources:
  *   - one pinned frame of device D's pool pushed again and again
- *     (imagefreeze shares its memory): the source costs nothing, so the
+ *     (bench_append_branch's pinned source): it costs nothing, so the
  *     GPUs, the copies and our elements' host work set the pace (the row
  *     held against issue 16's target of 1.9x at N = 16);
  *   - videotestsrc pattern=black, a new frame in pageable memory each
@@ -17,7 +17,7 @@
 
 #include "cudafx-bench.h"
 
-#define CAPS "video/x-raw,format=I420,width=1920,height=1080,framerate=25/1," \
+#define FIELDS_1080 "format=I420,width=1920,height=1080," \
   "interlace-mode=interleaved,field-order=top-field-first"
 
 static double
@@ -29,17 +29,18 @@ run_chains (guint n, gint devices, guint frames, gboolean pinned)
 
   for (i = 0; i < n; i++) {
     gint d = (gint) (i % devices);
+    gchar *tail = g_strdup_printf ("cudafxupload device-id=%d ! "
+        "cudadeinterlace ! cudadegrain ! cudablur sigma=1.5 ! "
+        "cudafxdownload", d);
 
     if (pinned)
-      g_string_append_printf (launch, "videotestsrc num-buffers=1 "
-          "pattern=snow ! " CAPS " ! cudafxupload device-id=%d ! "
-          "cudafxdownload ! imagefreeze num-buffers=%u ! ", d, frames);
+      bench_append_branch (launch, BENCH_SOURCE_PINNED, d, FIELDS_1080,
+          (int) frames, tail, i);
     else
       g_string_append_printf (launch, "videotestsrc num-buffers=%u "
-          "pattern=black ! " CAPS " ! ", frames);
-    g_string_append_printf (launch, "cudafxupload device-id=%d ! "
-        "cudadeinterlace ! cudadegrain ! cudablur sigma=1.5 ! "
-        "cudafxdownload ! fakesink name=s%u ", d, i);
+          "pattern=black ! video/x-raw," FIELDS_1080 ",framerate=25/1 ! %s "
+          "! fakesink name=s%u ", frames, tail, i);
+    g_free (tail);
   }
   fps = bench_branches_fps (launch->str, n, NULL);
   g_string_free (launch, TRUE);

@@ -36,6 +36,24 @@ double bench_branches_fps (const char *launch, guint n, double *cpu);
 double bench_branches_fps_steady (const char *launch, guint n,
     double *cpu_steady);
 
+/* The sources of the pipeline rows, one 'snow' frame rendered once and
+ * pushed again and again by imagefreeze (whose copies share its memory):
+ * in our pinned memory after cudafxupload ! cudafxdownload (a source that
+ * costs nothing), on the device after cudafxupload, or in plain malloc'd
+ * memory (as from filesrc or decoders) */
+typedef enum
+{
+  BENCH_SOURCE_PINNED,
+  BENCH_SOURCE_DEVICE,
+  BENCH_SOURCE_PAGEABLE,
+} BenchSource;
+
+/* Appends "SOURCE ! @tail ! fakesink name=s@i " for @frames frames of
+ * video/x-raw,@caps (@tail may be NULL); the pinned and device sources
+ * make their frame on CUDA device @device (-1: the elements' choice) */
+void bench_append_branch (GString * launch, BenchSource source, gint device,
+    const char *caps, int frames, const char *tail, guint i);
+
 /* A device frame of @format as the elements' pools lay it out (rows
  * padded to 256-byte pitches, planes stacked) at @base (NULL: sizes
  * only): its components as the frame layer describes them, and the bytes
