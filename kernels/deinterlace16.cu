@@ -44,6 +44,8 @@
  * in one wave of blocks (the runtime's occupancy times the SMs); a pair
  * thread counts once, so pairs halve the threads a planar row needs and
  * the strips are about half as long as with one column a thread. The
+ * elements' yadif takes strips for two waves where one wave's would be
+ * longer than 64 rows (2160i: 10% faster; YADIF_TWO_WAVES_STRIP). The
  * benchmark's cfx_deinterlace16_frame_spread () sizes them for other
  * numbers of waves.
  *
@@ -978,7 +980,7 @@ window_of (const Field16 & f)
 /* Which kernel a launch runs */
 enum Variant
 {
-  PAIRED,                       /* the elements': windows; bwdif two
+  PAIRED,                       /* the elements' kernels: windows; bwdif two
                                  * columns a thread where the component
                                  * allows, yadif one */
   ONE_COLUMN,                   /* windows, one column a thread */
@@ -986,6 +988,8 @@ enum Variant
                                  * from memory */
   TWO_COLUMNS,                  /* windows, two columns a thread where the
                                  * component allows, yadif too */
+  ELEMENTS,                     /* PAIRED, and yadif's long strips split
+                                 * for two waves (YADIF_TWO_WAVES_STRIP) */
 };
 
 }                               /* namespace */
@@ -1108,10 +1112,20 @@ variant_kernel (const CfxDeintField * field, int variant, int *window,
   /* yadif's pair kernel was slower than one column a thread on the H200
    * (2026-11-27, 2160i I420_10LE: 82.1 against 75.9 us; P010: 98.7
    * against 72.9), bwdif's faster (39.6 against 50.1) */
-  *pairs = *window >= 0 && (variant == TWO_COLUMNS || (variant == PAIRED
-          && *window == CFX_DEINT_BWDIF));
+  *pairs = *window >= 0 && (variant == TWO_COLUMNS || ((variant == PAIRED
+              || variant == ELEMENTS) && *window == CFX_DEINT_BWDIF));
   return true;
 }
+
+/* The elements' yadif (one column a thread) takes strips for two waves
+ * where one wave's strips would be longer than this many rows. Measured
+ * (2026-11-27, `cudafx-bench deinterlace`, 2 waves against 1): 2160i
+ * I420_10LE 69.5 against 77.5 us on an H100, 68.7 against 76.8 on an
+ * H200 (P010 on the H100: 65.7 against 74.6), where one wave's strips
+ * are about 100 rows; 1080i (about 26 rows) 22.1 against 21.4 on the
+ * H100, 21.8 against 21.1 on the H200. bwdif and the 8-bit kernels gain
+ * nothing from two waves (deinterlace.cu). */
+#define YADIF_TWO_WAVES_STRIP 64
 
 static cudaError_t
 deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
@@ -1134,6 +1148,11 @@ deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
     return cudaErrorInvalidValue;
   blocks = setup_launch (&L, comps, n_comps, field, pairs, target,
       max_blocks);
+  if (blocks >= 0 && variant == ELEMENTS && window == CFX_DEINT_YADIF
+      && L.strip > YADIF_TWO_WAVES_STRIP
+      && cfx_wave_shape (wave, THREADS, 2, &target, &max_blocks))
+    blocks = setup_launch (&L, comps, n_comps, field, pairs, target,
+        max_blocks);
   if (blocks < 0)
     return cudaErrorInvalidValue;
   if (window == CFX_DEINT_YADIF)
@@ -1147,7 +1166,7 @@ extern "C" cudaError_t
 cfx_deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, cudaStream_t stream)
 {
-  return deinterlace16_frame (comps, n_comps, field, PAIRED, 1, stream);
+  return deinterlace16_frame (comps, n_comps, field, ELEMENTS, 1, stream);
 }
 
 /* For the benchmark: the same output without the sliding windows (per

@@ -8,8 +8,9 @@
  *    under each yadif and bwdif row, the 16-bit kernel without its windows
  *    and with the other column count a thread (the elements' bwdif takes
  *    two where it can, yadif one),
- *    and the launch shape: strips for 2 and 4 waves' threads, then for
- *    1/2, 1/4 and 1/8 of a wave's;
+ *    and the launch shape: strips for 1 (16-bit: the elements' yadif
+ *    takes 2 on large frames), 2 and 4 waves' threads, then for 1/2, 1/4
+ *    and 1/8 of a wave's;
  *  - whole pipelines in output frames per second (field rate: two per
  *    input frame): cudafxupload ! cudadeinterlace ! cudafxdownload next to
  *    GStreamer's CPU deinterlace (yadif, linear) in a child process, and
@@ -37,7 +38,8 @@ typedef struct
   gboolean windowless;          /* 16-bit: without the sliding windows */
   int columns;                  /* 16-bit: windows over 1 or 2 columns a
                                  * thread everywhere (0: the elements') */
-  double waves;                 /* strips for this many waves' threads */
+  double waves;                 /* strips for this many waves' threads
+                                 * (0: the elements' choice) */
 } DeintData;
 
 static void
@@ -55,6 +57,8 @@ launch_deint (int set, void *data)
   else if (d->columns)
     CHECK (cfx_deinterlace16_frame_columns (c, d->n_comps, &d->field,
             d->columns, 0));
+  else if (d->waves == 0)
+    CHECK (cfx_deinterlace16_frame (c, d->n_comps, &d->field, 0));
   else
     CHECK (cfx_deinterlace16_frame_spread (c, d->n_comps, &d->field,
             d->waves, 0));
@@ -122,7 +126,7 @@ kernel_rows (void)
         kinds[k].h);
     DeintData *d = g_new0 (DeintData, 1);
 
-    d->waves = 1;
+    d->waves = layout[0].bytes == 1 ? 1 : 0;
     sets = bench_sets_for (4 * frame_alloc);
     d->n_comps = n_comps;
     for (s = 0; s < sets; s++) {
@@ -183,11 +187,18 @@ kernel_rows (void)
       if (temporal) {
         /* the launch shape: more threads than one wave (shorter strips,
          * several waves of blocks), then fewer (longer strips) */
-        static const int per_wave[] = { -2, -4, 2, 4, 8 };
+        static const int per_wave[] = { -1, -2, -4, 2, 4, 8 };
         guint i;
 
         for (i = 0; i < G_N_ELEMENTS (per_wave); i++) {
-          gchar *row = per_wave[i] < 0 ?
+          gchar *row;
+
+          /* the 8-bit row above is one wave already; the elements' 16-bit
+           * yadif may take two */
+          if (per_wave[i] == -1 && layout[0].bytes == 1)
+            continue;
+          row = per_wave[i] == -1 ? g_strdup ("  strips for 1 wave") :
+              per_wave[i] < 0 ?
               g_strdup_printf ("  strips for %d waves", -per_wave[i]) :
               g_strdup_printf ("  strips for 1/%d of a wave", per_wave[i]);
 
@@ -196,7 +207,7 @@ kernel_rows (void)
           bench_print_kernel_row (row, t, bytes);
           g_free (row);
         }
-        d->waves = 1;
+        d->waves = layout[0].bytes == 1 ? 1 : 0;
       }
       g_free (name);
     }
