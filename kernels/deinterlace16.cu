@@ -58,7 +58,15 @@
  * Compute saw its issue slots 45% busy with 0.8 eligible warps a
  * scheduler). Per sample, without the windows: 104-117 us at 2160i;
  * fewer threads than a wave (longer strips) were slower in every case,
- * 2 and 4 waves within a few percent of one.
+ * 2 and 4 waves within a few percent of one (yadif at 2160i excepted:
+ * YADIF_TWO_WAVES_STRIP).
+ *
+ * Tried for the one-column yadif on an H100 (2026-11-27, 2160i
+ * I420_10LE, against the kernel here in the same call) and not kept:
+ * C's seven columns from four aligned 32-bit words and funnel shifts
+ * (85.7 against 77.5 us, one wave), the direction search as selects
+ * instead of branches (73.8 against 69.8, two waves), and each step's
+ * rows loaded a step ahead (84.2 against 69.6; 64 registers, 66 before).
  *
  * Every function a thread runs is __host__ __device__: the test
  * tests/kernels/test-deinterlace16-emulated.c runs each thread of a launch
