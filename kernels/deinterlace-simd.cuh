@@ -1,8 +1,9 @@
 /* Deinterlace kernels, part 1 of 5: arithmetic on four 8-bit samples in
  * one 32-bit register, and the plane layouts (which byte of a word holds
  * which component, and where a neighbour k samples away comes from).
- * Included by deinterlace.cu (and the files it includes), nothing else;
- * deinterlace.cu's top comment says how the pieces fit. */
+ * Included by deinterlace.cu (and the files it includes), whose top
+ * comment says how the pieces fit, and by deinterlace16.cu, whose yadif
+ * works two 16-bit samples at once in the 16-bit lanes. */
 #ifndef CFX_DEINTERLACE_SIMD_CUH
 #define CFX_DEINTERLACE_SIMD_CUH
 

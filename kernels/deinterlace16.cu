@@ -2,8 +2,8 @@
  * two-byte CPU filters compute them, ELA and linear as for 8-bit
  * (kernels/deinterlace.md, "High bit depth"). The 8-bit kernels
  * (deinterlace.cu) work four samples to a register; here a thread owns
- * one sample column of one component, or two adjacent ones (bwdif where
- * the component allows), and walks down a strip of their rows.
+ * one sample column of one component, or two adjacent ones where the
+ * component allows, and walks down a strip of their rows.
  *
  * Samples are 16-bit words holding @depth significant bits @shift bits
  * up (I420_10LE: 10 at 0; P010: 10 at 6); the other bits are ignored on
@@ -16,50 +16,54 @@
  * H100); ELA, linear and bwdif's intra fields 1 + 1.
  *
  * Access pattern: one launch for every component, a flat range of blocks
- * each; a block is 32 threads across by 4 strips. bwdif (and yadif in
- * the benchmark's two-column variant) on a planar component (step 2:
- * I420_10LE, I422_10LE, Y444_10LE/16LE, GRAY16, P010's luma) whose four
- * planes' data and pitches are all 4-byte aligned: a thread owns columns x and x + 1 (x even) and reads
- * and writes each row of them as one 32-bit word, so a warp's loads and
+ * each; a block is 32 threads across by 4 strips. bwdif and yadif on a
+ * planar component (step 2: I420_10LE, I422_10LE, Y444_10LE/16LE,
+ * GRAY16, P010's luma) whose four planes' data and pitches are all 4-byte
+ * aligned: a thread owns columns x and x + 1 (x even) and reads and
+ * writes each row of them as one 32-bit word, so a warp's loads and
  * stores of a row are 128 contiguous bytes; an odd width's last column
- * takes the one-column code. Otherwise (P010's interleaved UV, step 4;
- * planes or pitches only 2-byte aligned; ELA, linear and bwdif's intra
- * fields; yadif in the elements) a thread owns one column, read as
- * 16-bit words: 64 contiguous bytes a warp of a planar row, 128 of P010's
- * UV. yadif and bwdif keep
- * the rows their stencils share in registers, one window a column, as a
- * window that slides two rows (one interpolated, one copied) a step: in
- * the interior a step loads only its new rows (bwdif: C, A, B, P and N,
- * one word each; yadif: A, B, P and N, one word each, and C's columns
- * x - 3 .. x + 4 around the pair as five aligned 32-bit words x - 4 ..
- * x + 5, which neighbouring threads share through L1; one column: C's
- * seven columns around x as 16-bit words) and stores the copied row from
- * the window. Every output sample goes through the same one-column
- * arithmetic (yadif_value, bwdif_value). Rows within the stencils' reach
- * of the top and bottom, and the intra-field methods, read every stencil
- * row from memory (L1 and L2 serve the neighbours), through the same
- * arithmetic.
+ * takes the one-column code. yadif takes pairs only up to 13 bits (its
+ * pairs work in 16-bit lanes, below) and, in the elements, only where
+ * every component of the frame can. Otherwise (P010's interleaved UV,
+ * step 4; planes or pitches only 2-byte aligned; ELA, linear and bwdif's
+ * intra fields) a thread owns one column, read as 16-bit words: 64
+ * contiguous bytes a warp of a planar row, 128 of P010's UV. yadif and
+ * bwdif keep the rows their stencils share in registers as a window that
+ * slides two rows (one interpolated, one copied) a step: in the interior
+ * a step loads only its new rows (bwdif: C, A, B, P and N, one word each;
+ * yadif: A, B, P and N, one word each, and C's columns x - 3 .. x + 4
+ * around the pair as five aligned 32-bit words x - 4 .. x + 5, which
+ * neighbouring threads share through L1; one column: C's seven columns
+ * around x as 16-bit words) and stores the copied row from the window.
+ * bwdif's output samples go through the one-column arithmetic
+ * (bwdif_value) one at a time; yadif's pairs through the same operations
+ * on both columns at once, in the signed 16-bit lanes of
+ * deinterlace-simd.cuh (yadif_lanes_value: the direction search as lane
+ * masks and blends, as the 8-bit kernel does it). Rows within the
+ * stencils' reach of the top and bottom, and the intra-field methods,
+ * read every stencil row from memory (L1 and L2 serve the neighbours),
+ * through the one-column arithmetic.
  *
  * Launch shape: as deinterlace.cu, the shortest strips that fit the frame
  * in one wave of blocks (the runtime's occupancy times the SMs); a pair
  * thread counts once, so pairs halve the threads a planar row needs and
  * the strips are about half as long as with one column a thread. The
  * elements' yadif takes strips for two waves where one wave's would be
- * longer than 64 rows (2160i: 10% faster; YADIF_TWO_WAVES_STRIP). The
- * benchmark's cfx_deinterlace16_frame_spread () sizes them for other
- * numbers of waves.
+ * longer than 64 rows (YADIF_TWO_WAVES_STRIP). The benchmark's
+ * cfx_deinterlace16_frame_spread () sizes them for other numbers of
+ * waves.
  *
- * Measured on an H200 (2026-11-27, `cudafx-bench deinterlace`, kernel
- * time an output frame), one column a thread against two: 2160i
- * I420_10LE bwdif 50.1 against 39.6 us, yadif 75.9 against 82.1 us
- * (P010: bwdif 48.4 / 43.2, yadif 72.9 / 98.7); 1080i I420_10LE bwdif
- * 16.4 / 13.9, yadif 21.0 / 23.0. So bwdif takes two columns and yadif
- * one (its pair kernel needs 80 registers, 6 blocks an SM, and Nsight
- * Compute saw its issue slots 45% busy with 0.8 eligible warps a
- * scheduler). Per sample, without the windows: 104-117 us at 2160i;
- * fewer threads than a wave (longer strips) were slower in every case,
- * 2 and 4 waves within a few percent of one (yadif at 2160i excepted:
- * YADIF_TWO_WAVES_STRIP).
+ * Measured (`cudafx-bench deinterlace`, kernel time an output frame): on
+ * an H200, one column a thread against two with scalar arithmetic:
+ * 2160i I420_10LE bwdif 50.1 against 39.6 us, yadif 75.9 against 82.1
+ * (P010: bwdif 48.4 / 43.2, yadif 72.9 / 98.7; yadif's scalar pairs
+ * needed 80 registers); on an H100, yadif's pairs in lanes (72
+ * registers) against one column: 2160i I420_10LE 62.8 against 69.5 us
+ * (one column with two waves' strips), 1080i 19.9 against 21.1; P010,
+ * whose UV takes one column either way, 23.6 against 20.1 at 1080i. Per
+ * sample, without the windows: 104-117 us at 2160i; fewer threads than a
+ * wave (longer strips) were slower in every case, 2 and 4 waves within a
+ * few percent of one (the one-column yadif at 2160i excepted).
  *
  * Tried for the one-column yadif on an H100 (2026-11-27, 2160i
  * I420_10LE, against the kernel here in the same call) and not kept:
@@ -75,6 +79,9 @@
 
 #include "cudafx-kernels.h"
 #include "kernel-helpers.h"
+/* signed 16-bit lane arithmetic (and imax, imin), host versions included:
+ * the two-column yadif works both columns at once */
+#include "deinterlace-simd.cuh"
 
 #define D16 __host__ __device__ static inline
 
@@ -120,18 +127,6 @@ struct Launch16
   int strip;                    /* rows of a thread's strip, even */
   Field16 f;
 };
-
-D16 int
-imax (int a, int b)
-{
-  return a > b ? a : b;
-}
-
-D16 int
-imin (int a, int b)
-{
-  return a < b ? a : b;
-}
 
 D16 int
 iabs (int a)
@@ -683,96 +678,169 @@ strip (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
  * window a column, filled and slid from the same words), and every output
  * sample goes through the one-column arithmetic. */
 
-/* C's row y at columns x - 3 .. x + 4 (row[i]: column x - 3 + i) for the
- * pair at x, read as the five aligned words x - 4 .. x + 5; a last column
- * alone in its word (odd width) is read as 16 bits. Columns outside the
- * plane read 0: yadif's direction search, the only reader of columns
- * other than x and x + 1, runs only where 3 <= x' < width - 3 for the
- * sample x' it serves, so it never reaches them (where the one-column
- * code clamps them). */
-D16 void
-yadif_row2 (const Comp16 & c, int x, int y, int *row)
-{
-  UNROLL for (int k = 0; k < 5; k++) {
-    int xw = x - 4 + 2 * k, lo = 0, hi = 0;
+/* yadif on a pair component of at most YADIF_LANES_MAX_DEPTH bits works
+ * both columns at once in the signed 16-bit lanes of deinterlace-simd.cuh
+ * (lane 0: column x, lane 1: x + 1), the same operations as yadif_value
+ * (): every value, the direction costs (at most 3 (2^13 - 1)) and their
+ * differences included, stays under 2^15. Deeper samples (P016,
+ * Y444_16LE, GRAY16) take one column a thread. */
+#define YADIF_LANES_MAX_DEPTH 13
 
+/* row y of frame f at columns x and x + 1 (x even) as lanes */
+D16 u32
+lanes_at (const Comp16 & c, int f, int x, int y)
+{
+  return word_at (c, f, x, y) >> c.shift & c.mask * 0x10001u;
+}
+
+D16 u32
+absdiff2 (u32 a, u32 b)
+{
+  return max2 (sub2 (a, b), sub2 (b, a));
+}
+
+/* C's row y around the pair at x as five lane words: k[i] holds columns
+ * x - 4 + 2 i and x - 3 + 2 i, read as aligned words; a last column alone
+ * in its word (odd width) is read as 16 bits, and columns outside the
+ * plane read 0: the direction search, the only reader of columns other
+ * than x and x + 1, runs only where 3 <= x' < width - 3 for the sample x'
+ * it serves (its lane's mask), so it never uses them */
+D16 void
+yadif_lanes_row (const Comp16 & c, int x, int y, u32 * k)
+{
+  UNROLL for (int i = 0; i < 5; i++) {
+    int xw = x - 4 + 2 * i;
+
+    k[i] = 0;
     if (xw >= 0 && xw + 1 < c.width)
-      at2 (c, C, xw, y, &lo, &hi);
+      k[i] = lanes_at (c, C, xw, y);
     else if (xw >= 0 && xw < c.width)
-      lo = at (c, C, xw, y);
-    if (k > 0)
-      row[2 * k - 1] = lo;
-    if (k < 4)
-      row[2 * k] = hi;
+      k[i] = (u32) at (c, C, xw, y);
   }
 }
 
-/* yadif's window for the pair: C's rows y - 1 and y + 1 at columns
- * x - 3 .. x + 4 (both columns' seven in one array: each column's window
- * is a view of it), A and B at y - 2, y and y + 2, P and N at y - 1 and
- * y + 1, each for columns x and x + 1 */
-struct YadifWindow2
+/* columns x + J and x + 1 + J (-3 <= J <= 3) of such a row */
+template < int J > D16 u32
+lanes_shifted (const u32 * k)
 {
-  int cm[8], cp[8];
-  int a[3][2], b[3][2];
-  int pm[2], pp[2], nm[2], np[2];
+  if (J & 1)
+    return prmt (k[(J + 3) >> 1], k[(J + 5) >> 1], 0x5432);
+  return k[(J + 4) >> 1];
+}
+
+/* yadif's window for the pair at interpolated row y, as lanes: C's rows
+ * y - 1 and y + 1, the means and differences of A and B at y - 2, y and
+ * y + 2, |P - C| and |N - C| at y - 1 and y + 1 */
+struct YadifLanes
+{
+  u32 cm[5], cp[5];
+  u32 d[3];                     /* (A + B) >> 1 */
+  u32 td[2];                    /* |A - B| at y and y + 2 */
+  u32 pm, nm, pp, np;
 };
 
-D16 void
-yadif_fill2 (YadifWindow2 & w, const Comp16 & c, int a, int b, int x, int y)
+/* the direction J's cost: three column pairs across the missing row */
+template < int J > D16 u32
+lanes_cost (const YadifLanes & w)
 {
-  yadif_row2 (c, x, y - 1, w.cm);
-  yadif_row2 (c, x, y + 1, w.cp);
-  for (int k = 0; k < 3; k++) {
-    at2 (c, a, x, y - 2 + 2 * k, &w.a[k][0], &w.a[k][1]);
-    at2 (c, b, x, y - 2 + 2 * k, &w.b[k][0], &w.b[k][1]);
-  }
-  at2 (c, P, x, y - 1, &w.pm[0], &w.pm[1]);
-  at2 (c, N, x, y - 1, &w.nm[0], &w.nm[1]);
-  at2 (c, P, x, y + 1, &w.pp[0], &w.pp[1]);
-  at2 (c, N, x, y + 1, &w.np[0], &w.np[1]);
+  return add2 (add2 (absdiff2 (lanes_shifted < J - 1 > (w.cm),
+              lanes_shifted < -J - 1 > (w.cp)),
+          absdiff2 (lanes_shifted < J > (w.cm), lanes_shifted < -J > (w.cp))),
+      absdiff2 (lanes_shifted < J + 1 > (w.cm),
+          lanes_shifted < 1 - J > (w.cp)));
+}
+
+/* A and B at row r into the window's mean k (and difference, k > 0) */
+D16 void
+yadif_lanes_ab (YadifLanes & w, const Comp16 & c, int a, int b, int x,
+    int r, int k)
+{
+  u32 va = lanes_at (c, a, x, r), vb = lanes_at (c, b, x, r);
+
+  w.d[k] = half2 (add2 (va, vb));
+  if (k > 0)
+    w.td[k - 1] = absdiff2 (va, vb);
 }
 
 D16 void
-yadif_slide2 (YadifWindow2 & w, const Comp16 & c, int a, int b, int x, int y)
+yadif_lanes_fill (YadifLanes & w, const Comp16 & c, int a, int b, int x,
+    int y)
 {
-  for (int i = 0; i < 8; i++)
+  yadif_lanes_row (c, x, y - 1, w.cm);
+  yadif_lanes_row (c, x, y + 1, w.cp);
+  for (int k = 0; k < 3; k++)
+    yadif_lanes_ab (w, c, a, b, x, y - 2 + 2 * k, k);
+  w.pm = absdiff2 (lanes_at (c, P, x, y - 1), w.cm[2]);
+  w.nm = absdiff2 (lanes_at (c, N, x, y - 1), w.cm[2]);
+  w.pp = absdiff2 (lanes_at (c, P, x, y + 1), w.cp[2]);
+  w.np = absdiff2 (lanes_at (c, N, x, y + 1), w.cp[2]);
+}
+
+/* from row y - 2 to row y: the rows that slide in */
+D16 void
+yadif_lanes_slide (YadifLanes & w, const Comp16 & c, int a, int b, int x,
+    int y)
+{
+  for (int i = 0; i < 5; i++)
     w.cm[i] = w.cp[i];
-  for (int j = 0; j < 2; j++) {
-    w.a[0][j] = w.a[1][j];
-    w.b[0][j] = w.b[1][j];
-    w.a[1][j] = w.a[2][j];
-    w.b[1][j] = w.b[2][j];
-    w.pm[j] = w.pp[j];
-    w.nm[j] = w.np[j];
-  }
-  yadif_row2 (c, x, y + 1, w.cp);
-  at2 (c, a, x, y + 2, &w.a[2][0], &w.a[2][1]);
-  at2 (c, b, x, y + 2, &w.b[2][0], &w.b[2][1]);
-  at2 (c, P, x, y + 1, &w.pp[0], &w.pp[1]);
-  at2 (c, N, x, y + 1, &w.np[0], &w.np[1]);
+  yadif_lanes_row (c, x, y + 1, w.cp);
+  w.d[0] = w.d[1];
+  w.d[1] = w.d[2];
+  w.td[0] = w.td[1];
+  yadif_lanes_ab (w, c, a, b, x, y + 2, 2);
+  w.pm = w.pp;
+  w.nm = w.np;
+  w.pp = absdiff2 (lanes_at (c, P, x, y + 1), w.cp[2]);
+  w.np = absdiff2 (lanes_at (c, N, x, y + 1), w.cp[2]);
 }
 
-/* the output of column x + j (j: 0 or 1) */
-D16 int
-yadif_window2_value (const YadifWindow2 & w, int j, const Field16 & f,
-    bool search)
+/* yadif_value () of both columns; @inside: 0xffff in the lanes whose
+ * column is far enough from the sides for the direction search */
+D16 u32
+yadif_lanes_value (const YadifLanes & w, u32 inside, bool check)
 {
-  YadifIn v;
+  u32 cm = w.cm[2], cp = w.cp[2], d = w.d[1];
+  u32 diff = half2 (max3 (w.td[0], add2 (w.pm, w.pp), add2 (w.nm, w.np)));
+  u32 sm2 = lanes_cost < -2 > (w), sm1 = lanes_cost < -1 > (w);
+  u32 sp1 = lanes_cost < 1 > (w), sp2 = lanes_cost < 2 > (w);
+  /* the nested search as sign tests: score = S(0) - 1; the -1 side wins
+   * where S(-1) < score, then -2 where S(-2) < S(-1); the +1 side
+   * competes with whatever the -1 side left */
+  u32 score = sub2 (lanes_cost < 0 > (w), 0x00010001u);
+  u32 m1 = neg_lanes (sub2 (sm1, score)), m2 = neg_lanes (sub2 (sm2, sm1));
+  u32 p1, p2;
 
-  for (int i = 0; i < 7; i++) {
-    v.cm[i] = w.cm[i + j];
-    v.cp[i] = w.cp[i + j];
+  score = min3 (score, sm1, blend (m1, sm2, 0x7fff7fffu));
+  p1 = neg_lanes (sub2 (sp1, score)) & inside;
+  p2 = neg_lanes (sub2 (sp2, sp1));
+  m1 &= inside;
+
+  /* (C[m][x + j] + C[p][x - j]) >> 1 of the winning j */
+  u32 va = blend (p1, blend (p2, lanes_shifted < 2 > (w.cm),
+          lanes_shifted < 1 > (w.cm)), blend (m1, blend (m2,
+              lanes_shifted < -2 > (w.cm), lanes_shifted < -1 > (w.cm)), cm));
+  u32 vb = blend (p1, blend (p2, lanes_shifted < -2 > (w.cp),
+          lanes_shifted < -1 > (w.cp)), blend (m1, blend (m2,
+              lanes_shifted < 2 > (w.cp), lanes_shifted < 1 > (w.cp)), cp));
+  u32 sp = half2 (add2 (va, vb));
+
+  if (check) {
+    u32 bb = w.d[0], ff = w.d[2];
+    u32 lo = min2 (sub2 (d, max2 (cm, cp)), max2 (sub2 (bb, cm),
+            sub2 (ff, cp)));
+    u32 neg_hi = min2 (sub2 (min2 (cm, cp), d), max2 (sub2 (cm, bb),
+            sub2 (cp, ff)));
+
+    diff = max3 (diff, lo, neg_hi);
   }
-  v.t.a = w.a[1][j];
-  v.t.b = w.b[1][j];
-  v.t.pm = w.pm[j];
-  v.t.pp = w.pp[j];
-  v.t.nm = w.nm[j];
-  v.t.np = w.np[j];
-  v.abm2 = w.a[0][j] + w.b[0][j];
-  v.abp2 = w.a[2][j] + w.b[2][j];
-  return yadif_value (v, search, f.spatial_check);
+  return min2 (max2 (sp, sub2 (d, diff)), add2 (d, diff));
+}
+
+D16 void
+store_lanes (const Comp16 & c, int x, int y, u32 v)
+{
+  *(u32 *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * 2) =
+      v << c.shift;
 }
 
 D16 void
@@ -843,20 +911,20 @@ strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
     y = rows_per_sample2 (c, f, x, y, imin (r1, lo), r1);
   if (y < end) {
     if (M == CFX_DEINT_YADIF) {
-      YadifWindow2 w;
-      bool s0 = 3 <= x && x < c.width - 3;
-      bool s1 = 3 <= x + 1 && x + 1 < c.width - 3;
+      YadifLanes w;
+      u32 inside = (3 <= x && x < c.width - 3 ? 0xffffu : 0)
+          | (3 <= x + 1 && x + 1 < c.width - 3 ? 0xffff0000u : 0);
 
-      yadif_fill2 (w, c, a, b, x, y);
+      yadif_lanes_fill (w, c, a, b, x, y);
       for (;;) {
-        store2 (c, x, y, yadif_window2_value (w, 0, f, s0),
-            yadif_window2_value (w, 1, f, s1));
+        store_lanes (c, x, y, yadif_lanes_value (w, inside,
+                f.spatial_check));
         if (y + 1 < r1)
-          store2 (c, x, y + 1, w.cp[3], w.cp[4]);
+          store_lanes (c, x, y + 1, w.cp[2]);
         y += 2;
         if (y >= end)
           break;
-        yadif_slide2 (w, c, a, b, x, y);
+        yadif_lanes_slide (w, c, a, b, x, y);
       }
     } else {
       BwdifWindow w[2];
@@ -988,14 +1056,16 @@ window_of (const Field16 & f)
 /* Which kernel a launch runs */
 enum Variant
 {
-  PAIRED,                       /* the elements' kernels: windows; bwdif two
+  PAIRED,                       /* the elements' kernels: windows, two
                                  * columns a thread where the component
-                                 * allows, yadif one */
+                                 * allows (yadif: up to 13 bits, and only
+                                 * where every component allows) */
   ONE_COLUMN,                   /* windows, one column a thread */
   WINDOWLESS,                   /* one column a thread, every stencil row
                                  * from memory */
   TWO_COLUMNS,                  /* windows, two columns a thread where the
-                                 * component allows, yadif too */
+                                 * component allows, yadif too when
+                                 * another component cannot */
   ELEMENTS,                     /* PAIRED, and yadif's long strips split
                                  * for two waves (YADIF_TWO_WAVES_STRIP) */
 };
@@ -1053,7 +1123,8 @@ setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
 
     if (!comp16 (comps[i], c) || c->width < min_w || c->height < min_h)
       return -1;
-    c->pair = pairs && c->pair;
+    c->pair = pairs && c->pair && (L->f.method != CFX_DEINT_YADIF
+        || c->mask >> YADIF_LANES_MAX_DEPTH == 0);
     columns_rows += (long) ((c->width + c->pair) >> c->pair) * c->height;
     max_h = c->height > max_h ? c->height : max_h;
   }
@@ -1109,19 +1180,29 @@ wave_blocks (int window, bool pairs, long *wave)
 /* The window and pairing of @variant for @field; false for a method the
  * kernel does not know */
 static bool
-variant_kernel (const CfxDeintField * field, int variant, int *window,
-    bool *pairs)
+variant_kernel (const CfxDeintComponent * comps, int n_comps,
+    const CfxDeintField * field, int variant, int *window, bool *pairs)
 {
   Field16 f;
 
   if (!field || !field16 (*field, &f))
     return false;
   *window = variant == WINDOWLESS ? -1 : window_of (f);
-  /* yadif's pair kernel was slower than one column a thread on the H200
-   * (2026-11-27, 2160i I420_10LE: 82.1 against 75.9 us; P010: 98.7
-   * against 72.9), bwdif's faster (39.6 against 50.1) */
-  *pairs = *window >= 0 && (variant == TWO_COLUMNS || ((variant == PAIRED
-              || variant == ELEMENTS) && *window == CFX_DEINT_BWDIF));
+  *pairs = *window >= 0 && variant != ONE_COLUMN;
+  /* The elements' yadif takes two columns a thread only where every
+   * component can (H100, 2026-11-27: 2160i I420_10LE 62.8 us against
+   * 69.5 for one column with two waves' strips, 1080i 19.9 against 21.1;
+   * P010, whose UV plane takes one column either way, 23.6 against 20.1
+   * at 1080i and 66.6 against 65.7 at 2160i) */
+  if (*window == CFX_DEINT_YADIF && *pairs && variant != TWO_COLUMNS)
+    for (int i = 0; comps && i < n_comps
+        && i < CFX_DEINT_MAX_COMPONENTS; i++) {
+      Comp16 c;
+
+      if (comp16 (comps[i], &c)
+          && !(c.pair && c.mask >> YADIF_LANES_MAX_DEPTH == 0))
+        *pairs = false;
+    }
   return true;
 }
 
@@ -1146,8 +1227,8 @@ deinterlace16_frame (const CfxDeintComponent * comps, int n_comps,
   bool pairs;
   cudaError_t err;
 
-  if (!variant_kernel (field, variant, &window, &pairs) || !(waves > 0
-          && waves <= 1024))
+  if (!variant_kernel (comps, n_comps, field, variant, &window, &pairs)
+      || !(waves > 0 && waves <= 1024))
     return cudaErrorInvalidValue;
   err = wave_blocks (window, pairs, &wave);
   if (err != cudaSuccess)
@@ -1244,7 +1325,8 @@ cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
   long blocks;
 
   if (variant < PAIRED || variant > TWO_COLUMNS
-      || !variant_kernel (field, variant, &window, &pairs))
+      || !variant_kernel (comps, n_comps, field, variant, &window,
+          &pairs))
     return 0;
   blocks = setup_launch (&L, comps, n_comps, field, pairs, target_threads,
       LONG_MAX);
@@ -1269,7 +1351,8 @@ cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
   bool pairs;
 
   if (variant < PAIRED || variant > TWO_COLUMNS
-      || !variant_kernel (field, variant, &window, &pairs)
+      || !variant_kernel (comps, n_comps, field, variant, &window,
+          &pairs)
       || !cfx_wave_shape (wave, THREADS, waves, &target, &max_blocks))
     return 0;
   blocks = setup_launch (&L, comps, n_comps, field, pairs, target,

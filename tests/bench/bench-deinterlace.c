@@ -6,8 +6,8 @@
  *    and of the bracketing frame, half of the other) and write one, ELA
  *    and linear read one and write one;
  *    under each yadif and bwdif row, the 16-bit kernel without its windows
- *    and with the other column count a thread (the elements' bwdif takes
- *    two where it can, yadif one),
+ *    and with one column a thread (the elements take two where the
+ *    component allows),
  *    and the launch shape: strips for 1 (16-bit: the elements' yadif
  *    takes 2 on large frames), 2 and 4 waves' threads, then for 1/2, 1/4
  *    and 1/8 of a wave's;
@@ -176,13 +176,12 @@ kernel_rows (void)
         t = bench_time_kernel (launch_deint, d, sets);
         d->windowless = FALSE;
         bench_print_kernel_row ("  the same without the windows", t, bytes);
-        /* the other column count: the elements' bwdif takes two columns
-         * a thread, yadif one */
-        d->columns = methods[m].method == CFX_DEINT_BWDIF ? 1 : 2;
+        /* the other column count: the elements take two columns a
+         * thread where the component allows */
+        d->columns = 1;
         t = bench_time_kernel (launch_deint, d, sets);
         d->columns = 0;
-        bench_print_kernel_row (methods[m].method == CFX_DEINT_BWDIF ?
-            "  one column a thread" : "  two columns a thread", t, bytes);
+        bench_print_kernel_row ("  one column a thread", t, bytes);
       }
       if (temporal) {
         /* the launch shape: more threads than one wave (shorter strips,
