@@ -686,6 +686,13 @@ strip (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
  * Y444_16LE, GRAY16) take one column a thread. */
 #define YADIF_LANES_MAX_DEPTH 13
 
+/* whether yadif can take columns x and x + 1 together on @c */
+D16 bool
+yadif_pairs (const Comp16 & c)
+{
+  return c.pair && c.mask >> YADIF_LANES_MAX_DEPTH == 0;
+}
+
 /* row y of frame f at columns x and x + 1 (x even) as lanes */
 D16 u32
 lanes_at (const Comp16 & c, int f, int x, int y)
@@ -1123,8 +1130,8 @@ setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
 
     if (!comp16 (comps[i], c) || c->width < min_w || c->height < min_h)
       return -1;
-    c->pair = pairs && c->pair && (L->f.method != CFX_DEINT_YADIF
-        || c->mask >> YADIF_LANES_MAX_DEPTH == 0);
+    c->pair = pairs && (L->f.method == CFX_DEINT_YADIF ? yadif_pairs (*c) :
+        c->pair);
     columns_rows += (long) ((c->width + c->pair) >> c->pair) * c->height;
     max_h = c->height > max_h ? c->height : max_h;
   }
@@ -1199,8 +1206,7 @@ variant_kernel (const CfxDeintComponent * comps, int n_comps,
         && i < CFX_DEINT_MAX_COMPONENTS; i++) {
       Comp16 c;
 
-      if (comp16 (comps[i], &c)
-          && !(c.pair && c.mask >> YADIF_LANES_MAX_DEPTH == 0))
+      if (comp16 (comps[i], &c) && !yadif_pairs (c))
         *pairs = false;
     }
   return true;
