@@ -2,38 +2,39 @@
  * at any shift in their word), the same operations as the 8-bit kernels
  * in the units of the component's own depth.
  *
- * Two passes through a scratch plane of w * h values: horizontal, then
- * vertical. A fused kernel doing both passes in shared memory for radii
- * up to 16 (below, "both passes in one kernel") is exact but slower
- * (measured: see use_fused); only the benchmark runs it. Each output sums
- * its 2 r + 1 mirrored neighbours directly. The Gaussian's taps are
- * computed on the GPU and normalised in double. Up to radius 64 (the tiled kernels) the
- * sums are float: values stay under 2^16, where a float's half ulp is
- * 2^-9, and an output takes 2 r + 1 rounded operations a pass, so the two
+ * Gaussians of radii up to 16 (sigma <= 5.33) run as one kernel (below,
+ * "both passes in one kernel") that walks down strips of the plane with
+ * the row sums in shared memory; larger ones in two passes through a
+ * scratch plane of w * h floats, horizontal, then vertical. Each output
+ * sums its 2 r + 1 mirrored neighbours directly. The Gaussian's taps are
+ * computed on the GPU and normalised in double. Up to radius 64 the sums
+ * are float: values stay under 2^16, where a float's half ulp is 2^-9,
+ * and an output takes 2 r + 1 rounded operations a pass, so the two
  * passes move it by at most about 2 (2 r + 1) x 2^-9 (0.5 at r = 64),
- * inside the promise of 1 against the double-precision
- * reference, and float math runs at twice the rate of double without the
- * conversions that made the double version compute-bound (Nsight
- * Compute: 76% SM busy at sigma 1). Above radius 64 the sums stay double.
- * The box sums integers (32-bit row sums, 64-bit column sums, running
- * along runs of 32 outputs: exact).
+ * inside the promise of 1 against the double-precision reference, and
+ * float math runs at twice the rate of double without the conversions
+ * that made the double version compute-bound (Nsight Compute: 76% SM busy
+ * at sigma 1). Above radius 64 the sums stay double. The box sums
+ * integers (32-bit row sums, 64-bit column sums, running along runs of 32
+ * outputs: exact).
  *
  * Floor: read the component once and write it once (4K 16-bit luma:
- * 33 MB, 11 us at 2.9 TB/s). These kernels are not near it: the scratch
- * plane adds a write and a read of 4 bytes a sample, and the Gaussian's
- * direct sums cost 2 r + 1 loads an output (its time grows with sigma).
- * Access: up to radius 64 (sigma 21) the Gaussian's passes stage a tile
- * and its mirrored halo in shared memory with coalesced loads (rows: 256
- * x 4 outputs a block, a planar row's interior read as 16-byte vectors of
- * 8 samples; columns: 32 x 64) and sum from there, each thread keeping its
+ * 33 MB, 11 us at 2.9 TB/s). The one-kernel Gaussian moves those bytes
+ * and ~1.3x the row sums' work; the two passes add a write and a read of
+ * 4 bytes a sample for the scratch plane. Either way the direct sums cost
+ * 2 r + 1 operations an output a pass (time grows with sigma). Access of
+ * the two passes: up to radius 64 (sigma 21) they stage a tile and its
+ * mirrored halo in shared memory with coalesced loads (rows: 256 x 4
+ * outputs a block, a planar row's interior read as 16-byte vectors of 8
+ * samples; columns: 32 x 64) and sum from there, each thread keeping its
  * outputs side by side so that a tap is read once for all of them; above,
  * each tap is a load of its own (threads of a warp take 32 neighbouring
  * columns, so a vertical tap is one coalesced load; border columns and
- * rows mirror, the others skip the mirror arithmetic). The box's row
- * pass has each thread walk its own run of a row (through L1). What the 8-bit kernels do to stay at memory speed
- * (tensor-core products of exact fp16 samples, decimation above sigma 16,
- * running box sums) does not carry over unchanged: fp16 holds integers
- * exactly only up to 2048. */
+ * rows mirror, the others skip the mirror arithmetic). The box's row pass
+ * has each thread walk its own run of a row (through L1). What the 8-bit
+ * kernels do to stay at memory speed (tensor-core products of exact fp16
+ * samples, decimation above sigma 16, running box sums) does not carry
+ * over unchanged: fp16 holds integers exactly only up to 2048. */
 #include "blur-internal.h"
 
 #include <math.h>
@@ -302,212 +303,438 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
 
 /* ---- Gaussian, both passes in one kernel (radii up to 16) ------------- */
 
-/* For radii up to FUSED_MAX_RADIUS (sigma <= 5.33) a block owns a
- * FUSED_W x FUSED_H tile of outputs: it loads the tile and its mirrored
- * halo into shared memory once (as floats), sums the rows there (the
- * halo rows too), writes the row sums back over the tile and sums the
- * columns from them. No scratch plane: 4 bytes written and read a sample
- * less than the two tiled passes, at the cost of the halo rows' row sums
- * ((FUSED_H + 2 ry) / FUSED_H of the row work) and one launch less. The
- * sums are the tiled passes' float operations in the same order (w0 times
- * the sample, then fmaf (wk, left + right, acc) for k = 1 .. r), so the
- * outputs are the same.
+/* For radii up to STREAM_MAX_RADIUS (sigma <= 5.33) a block owns a strip
+ * of STREAM_W output columns and a run of rows, and walks down the run
+ * STREAM_STEP rows a step, with no scratch plane (8 bytes a sample less
+ * than the two tiled passes):
+ *   stage       the step's input rows (the strip and STREAM_HALO columns
+ *               a side) go into a shared tile as floats, from 16-byte
+ *               loads of 8 words issued a step ahead (held in registers
+ *               while the step before computes); in blocks at the plane's
+ *               left or right edge the columns outside it are then filled
+ *               from the mirrored ones in the tile (a barrier more);
+ *   rows        each thread sums 4 neighbouring columns of 4 of the rows
+ *               from a window of the tile in registers (16-byte shared
+ *               loads), into a ring of STREAM_SLOTS slots of row sums;
+ *   columns     once the ring holds the row sums a step of outputs needs
+ *               (R rows past its last: LAG steps behind), each thread sums
+ *               16 outputs of its column from a window of the ring.
+ * Rows of sums start R rows above the run, so a run of n steps computes n
+ * + LAG steps of row sums (at 4K, runs of 112 rows: 1.29x the row work).
+ * Radii are rounded up to the kernel's R (3, 6, 9, 12 or 16: one kernel
+ * each, sums unrolled); the taps past the blur's radius are 0, and fmaf
+ * (0, x, acc) is acc, so the sums are the tiled passes' float operations
+ * in the same order (w0 times the sample, then fmaf (wk, left + right,
+ * acc) for k = 1 .. R) and the outputs the same.
  *
- * The work of a block is four phases between barriers, each a function of
- * the thread index, so that tests/kernels/test-blur16-emulated.c can run
- * them on the CPU block by block. */
-#define FUSED_MAX_RADIUS 16
-#define FUSED_W 64
-#define FUSED_H 64
-#define FUSED_NT 256
-#define FUSED_PITCH (FUSED_W + 2 * FUSED_MAX_RADIUS)
-#define FUSED_ROWS (FUSED_H + 2 * FUSED_MAX_RADIUS)
-/* rows of the row pass a thread sums: its column's rows g, g + 4, ... */
-#define FUSED_GROUPS (FUSED_NT / FUSED_W)
-#define FUSED_ROW_SUMS ((FUSED_ROWS + FUSED_GROUPS - 1) / FUSED_GROUPS)
-#define FUSED_COL_SUMS (FUSED_H / FUSED_GROUPS)
+ * Cost a sample at R 9 (sigma 3): about 2 shared loads and 19 adds and
+ * fmas a pass, 1.29x for the rows: ~60 instructions a sample, 15 M warp
+ * instructions at 4K, ~16 us of issue on an H100 against its 11 us floor.
+ *
+ * Planes that are not 16-bit words at 16-byte aligned rows (P010's
+ * interleaved chroma, odd pitches) take the two passes.
+ *
+ * The work of a step is phases between barriers, each a function of the
+ * thread index (and, for the loads a step ahead, of what the thread
+ * holds), so that tests/kernels/test-blur16-emulated.c can run them on
+ * the CPU block by block. */
+#define STREAM_MAX_RADIUS 16
+#define STREAM_W 128
+#define STREAM_NT 128
+#define STREAM_STEP 16
+#define STREAM_HALO 16
+#define STREAM_TILE_W (STREAM_W + 2 * STREAM_HALO)
+#define STREAM_SLOTS 4
+/* 16-byte loads of a step's rows, and a thread's share of them */
+#define STREAM_CHUNKS_ROW (STREAM_TILE_W / 8)
+#define STREAM_CHUNKS (STREAM_STEP * STREAM_CHUNKS_ROW)
+#define STREAM_FETCH ((STREAM_CHUNKS + STREAM_NT - 1) / STREAM_NT)
+/* shared memory: 43 KB a block, 5 blocks an SM (the registers must allow
+ * 5: at most 102 a thread) */
+#define STREAM_BLOCKS 5
 
-struct FusedArgs
+struct StreamArgs
 {
   CfxPlane src, dst;
   int rx, ry;
+  int run;                      /* output rows a block, STREAM_STEP's multiple */
 };
 
-/* Shared memory of a block: the tile at [row][column], row 0 and column
- * 0 being the halo's first (ry rows and rx columns before the outputs'),
- * and the taps as floats */
-struct FusedShared
+struct __align__ (16) StreamShared
 {
-  float tile[FUSED_ROWS][FUSED_PITCH];
-  float wx[FUSED_MAX_RADIUS + 1], wy[FUSED_MAX_RADIUS + 1];
+  float tile[STREAM_STEP][STREAM_TILE_W];
+  float sums[STREAM_SLOTS][STREAM_STEP][STREAM_W];
+  float wx[STREAM_MAX_RADIUS + 1], wy[STREAM_MAX_RADIUS + 1];
 };
 
-/* Phase 1: the tile and its halo, mirrored at the plane's edges; the taps */
-B16 void
-fused_load (const FusedArgs & a, FusedShared & s, const double *wx,
-    const double *wy, int bx, int by, int tid)
+/* What a thread holds between its loads a step ahead and staging them */
+struct StreamHeld
 {
-  const int x0 = bx * FUSED_W - a.rx, y0 = by * FUSED_H - a.ry;
-  const int cols = FUSED_W + 2 * a.rx, rows = FUSED_H + 2 * a.ry;
-  const int lane = tid % 32, warp = tid / 32;
+  uint4 q[STREAM_FETCH];
+};
 
-  /* a warp a row, its lanes along the row: coalesced */
-  for (int j = warp; j < rows; j += FUSED_NT / 32) {
-    const int y = mirror (y0 + j, a.src.height);
+/* Steps of row sums ahead of the outputs that need them */
+template < int R > struct StreamGeometry
+{
+  static constexpr int LAG = (2 * R + STREAM_STEP - 1) / STREAM_STEP;
+  /* the row window's reach, a multiple of 4 (16-byte shared loads) */
+  static constexpr int R4 = (R + 3) & ~3;
+};
 
-    for (int c = lane; c < cols; c += 32)
-      s.tile[j][c] = (float) load_sample (a.src, mirror (x0 + c,
-              a.src.width), y);
-  }
-  if (tid <= a.rx)
-    s.wx[tid] = (float) wx[tid];
-  if (tid <= a.ry)
-    s.wy[tid] = (float) wy[tid];
-}
-
-/* The thread's column of the tile in phases 2 and 3 (output column
- * tid % W), and the tile row of its m-th row sum (rows g, g + G, ... for
- * g = tid / W), -1 past the tile */
+/* The block's strip */
 B16 int
-fused_column (const FusedArgs & a, int tid)
+stream_x0 (int bx)
 {
-  return a.rx + tid % FUSED_W;
+  return bx * STREAM_W;
 }
 
+/* Whether the plane's rows may be read 16 bytes at a time: 16-bit words
+ * at 16-byte aligned rows */
+B16 bool
+stream_vectors (const CfxPlane & p)
+{
+  return p.step == 2 && ((uintptr_t) p.data & 15) == 0 && (p.pitch & 15) == 0;
+}
+
+/* Input row of row @j of step @i: rows of sums start R above the run */
+template < int R > B16 int
+stream_row (const StreamArgs & a, int by, int i, int j)
+{
+  return mirror (by * a.run - R + i * STREAM_STEP + j, a.src.height);
+}
+
+/* Steps of outputs of the block's run */
 B16 int
-fused_row (const FusedArgs & a, int tid, int m)
+stream_out_steps (const StreamArgs & a, int by)
 {
-  const int j = tid / FUSED_W + m * FUSED_GROUPS;
+  const int rows = min (a.run, a.src.height - by * a.run);
 
-  return j < FUSED_H + 2 * a.ry ? j : -1;
+  return (rows + STREAM_STEP - 1) / STREAM_STEP;
 }
 
-/* Phase 2: the thread's row sums, into @acc */
-B16 void
-fused_rows (const FusedArgs & a, const FusedShared & s, int tid,
-    float acc[FUSED_ROW_SUMS])
+/* Column of chunk @q of a step's rows, and whether it lies inside the
+ * plane's row */
+B16 int
+stream_chunk_x (int bx, int q)
 {
-  const int c = fused_column (a, tid);
+  return stream_x0 (bx) - STREAM_HALO + 8 * (q % STREAM_CHUNKS_ROW);
+}
 
+B16 bool
+stream_chunk_inside (const CfxPlane & p, int x)
+{
+  return x >= 0 && x + 8 <= p.width;
+}
+
+/* Load phase: the thread's chunks of step @i's rows that lie inside the
+ * plane, 16 bytes of 8 words each */
+template < int R > B16 void
+stream_fetch (const StreamArgs & a, StreamHeld & h, int bx, int by, int i,
+    int tid)
+{
 UNROLL
-  for (int m = 0; m < FUSED_ROW_SUMS; m++)
-    if (fused_row (a, tid, m) >= 0)
-      acc[m] = s.wx[0] * s.tile[fused_row (a, tid, m)][c];
-  for (int k = 1; k <= a.rx; k++) {
-    const float wk = s.wx[k];
+  for (int m = 0; m < STREAM_FETCH; m++) {
+    const int q = tid + m * STREAM_NT, x = stream_chunk_x (bx, q);
 
-UNROLL
-    for (int m = 0; m < FUSED_ROW_SUMS; m++) {
-      const int j = fused_row (a, tid, m);
-
-      if (j >= 0)
-        acc[m] = fmaf (wk, s.tile[j][c - k] + s.tile[j][c + k], acc[m]);
+    if (q < STREAM_CHUNKS && stream_chunk_inside (a.src, x)) {
+      const uint8_t *p = a.src.data + (size_t) stream_row < R > (a, by, i,
+          q / STREAM_CHUNKS_ROW) * a.src.pitch + (size_t) x * 2;
+#ifdef __CUDA_ARCH__
+      h.q[m] = __ldg ((const uint4 *) p);
+#else
+      memcpy (&h.q[m], p, 16);
+#endif
     }
   }
 }
 
-/* Phase 3: the row sums back over the tile's output columns */
-B16 void
-fused_rows_store (const FusedArgs & a, FusedShared & s, int tid,
-    const float acc[FUSED_ROW_SUMS])
+/* Stage phase: step @i's rows into the tile, as floats: the chunks inside
+ * the plane from what the thread holds, the columns inside the plane of a
+ * chunk across its right edge (widths that are not multiples of 8) a load
+ * each; the columns outside are stream_fill's */
+template < int R > B16 void
+stream_stage (const StreamArgs & a, StreamShared & s, const StreamHeld & h,
+    int bx, int by, int i, int tid)
 {
+  const unsigned mask = (1u << a.src.depth) - 1;
+
 UNROLL
-  for (int m = 0; m < FUSED_ROW_SUMS; m++)
-    if (fused_row (a, tid, m) >= 0)
-      s.tile[fused_row (a, tid, m)][fused_column (a, tid)] = acc[m];
+  for (int m = 0; m < STREAM_FETCH; m++) {
+    const int q = tid + m * STREAM_NT, x = stream_chunk_x (bx, q);
+    const int j = q / STREAM_CHUNKS_ROW, c = 8 * (q % STREAM_CHUNKS_ROW);
+
+    if (q >= STREAM_CHUNKS)
+      continue;
+    if (stream_chunk_inside (a.src, x)) {
+      const unsigned word[4] = { h.q[m].x, h.q[m].y, h.q[m].z, h.q[m].w };
+      float f[8];
+
+UNROLL
+      for (int e = 0; e < 8; e++)
+        f[e] = (float) ((word[e / 2] >> (16 * (e % 2)) & 0xffffu) >>
+            a.src.shift & mask);
+      float4 *t = (float4 *) & s.tile[j][c];
+      t[0] = make_float4 (f[0], f[1], f[2], f[3]);
+      t[1] = make_float4 (f[4], f[5], f[6], f[7]);
+    } else if (x >= 0 && x < a.src.width) {
+      for (int e = 0; x + e < a.src.width; e++)
+        s.tile[j][c + e] = (float) load_sample (a.src, x + e,
+            stream_row < R > (a, by, i, j));
+    }
+  }
 }
 
-/* Phase 4: the column sums of the thread's outputs (column tid % W, rows
- * g, g + G, ...), rounded and stored */
-B16 void
-fused_columns (const FusedArgs & a, const FusedShared & s, int bx, int by,
-    int tid)
+/* Whether the block's tile has columns outside the plane */
+B16 bool
+stream_border (const CfxPlane & p, int bx)
 {
-  const int c = a.rx + tid % FUSED_W, g = tid / FUSED_W;
-  const int x = bx * FUSED_W + tid % FUSED_W, y0 = by * FUSED_H;
-  float acc[FUSED_COL_SUMS];
+  return stream_x0 (bx) < STREAM_HALO
+      || stream_x0 (bx) + STREAM_W + STREAM_HALO > p.width;
+}
+
+/* Fill phase (border blocks, after the stage): the tile's columns outside
+ * the plane from the mirrored columns inside it. A column an output needs
+ * (at most 16 past the plane) mirrors to one the tile holds; farther ones
+ * (right of a narrow last strip) take the nearest it holds. */
+B16 void
+stream_fill (const CfxPlane & p, StreamShared & s, int bx, int tid)
+{
+  const int left = stream_x0 (bx) - STREAM_HALO;
+  const int nl = left < 0 ? -left : 0;
+  const int first_r = p.width - left < STREAM_TILE_W ? p.width - left :
+      STREAM_TILE_W;
+  const int cols = nl + STREAM_TILE_W - first_r;
+
+  for (int e = tid; e < STREAM_STEP * cols; e += STREAM_NT) {
+    const int j = e / cols, k = e % cols;
+    const int c = k < nl ? k : first_r + k - nl;
+    int from = mirror (left + c, p.width) - left;
+
+    from = from < 0 ? 0 : from >= STREAM_TILE_W ? STREAM_TILE_W - 1 : from;
+    s.tile[j][c] = s.tile[j][from];
+  }
+}
+
+/* The taps as floats, 0 past the blur's radii (any thread, once) */
+template < int R > B16 void
+stream_taps (const StreamArgs & a, StreamShared & s, const double *wx,
+    const double *wy, int tid)
+{
+  if (tid <= R) {
+    s.wx[tid] = tid <= a.rx ? (float) wx[tid] : 0.f;
+    s.wy[tid] = tid <= a.ry ? (float) wy[tid] : 0.f;
+  }
+}
+
+/* Row phase: row sums of step @i's rows t / 32 + 4 m (m = 0 .. 3), columns
+ * 4 (t % 32) .. + 3 of the strip, into slot i % STREAM_SLOTS */
+template < int R > B16 void
+stream_rows (StreamShared & s, int i, int tid)
+{
+  typedef StreamGeometry < R > G;
+  const int g = tid % 32;
+  float w[R + 1];
+
+UNROLL
+  for (int k = 0; k <= R; k++)
+    w[k] = s.wx[k];
+UNROLL
+  for (int m = 0; m < STREAM_STEP / 4; m++) {
+    const int j = tid / 32 + 4 * m;
+    const float4 *src = (const float4 *) & s.tile[j][STREAM_HALO + 4 * g -
+        G::R4];
+    float v[4 + 2 * G::R4], acc[4];
+
+UNROLL
+    for (int n = 0; n < 1 + G::R4 / 2; n++) {
+      const float4 q = src[n];
+
+      v[4 * n] = q.x;
+      v[4 * n + 1] = q.y;
+      v[4 * n + 2] = q.z;
+      v[4 * n + 3] = q.w;
+    }
+UNROLL
+    for (int o = 0; o < 4; o++)
+      acc[o] = w[0] * v[G::R4 + o];
+UNROLL
+    for (int k = 1; k <= R; k++)
+UNROLL
+      for (int o = 0; o < 4; o++)
+        acc[o] = fmaf (w[k], v[G::R4 + o - k] + v[G::R4 + o + k], acc[o]);
+    *(float4 *) & s.sums[i % STREAM_SLOTS][j][4 * g] =
+        make_float4 (acc[0], acc[1], acc[2], acc[3]);
+  }
+}
+
+/* Column phase: outputs of step @o of the run, column t of the strip:
+ * rows of sums 16 o .. 16 o + 15 + 2 R (from the run's first, R above
+ * it) lie in slots o, o + 1, o + 2 */
+template < int R > B16 void
+stream_columns (const StreamArgs & a, const StreamShared & s, int bx,
+    int by, int o, int tid)
+{
+  const int x = stream_x0 (bx) + tid, y0 = by * a.run + o * STREAM_STEP;
+  const int n = STREAM_STEP + 2 * R;
+  float w[R + 1], v[STREAM_STEP + 2 * R];
 
   if (x >= a.dst.width)
     return;
 UNROLL
-  for (int m = 0; m < FUSED_COL_SUMS; m++)
-    acc[m] = s.wy[0] * s.tile[a.ry + g + m * FUSED_GROUPS][c];
-  for (int k = 1; k <= a.ry; k++) {
-    const float wk = s.wy[k];
+  for (int k = 0; k <= R; k++)
+    w[k] = s.wy[k];
+UNROLL
+  for (int e = 0; e < n; e++)
+    v[e] = s.sums[(o + e / STREAM_STEP) % STREAM_SLOTS][e % STREAM_STEP][tid];
+UNROLL
+  for (int j = 0; j < STREAM_STEP; j++) {
+    float acc = w[0] * v[j + R];
 
 UNROLL
-    for (int m = 0; m < FUSED_COL_SUMS; m++) {
-      const int j = a.ry + g + m * FUSED_GROUPS;
-
-      acc[m] = fmaf (wk, s.tile[j - k][c] + s.tile[j + k][c], acc[m]);
-    }
-  }
-UNROLL
-  for (int m = 0; m < FUSED_COL_SUMS; m++) {
-    const int y = y0 + g + m * FUSED_GROUPS;
-
-    if (y < a.dst.height)
-      store_rounded (a.dst, x, y, acc[m]);
+    for (int k = 1; k <= R; k++)
+      acc = fmaf (w[k], v[j + R - k] + v[j + R + k], acc);
+    if (y0 + j < a.dst.height)
+      store_rounded (a.dst, x, y0 + j, acc);
   }
 }
 
-__global__ void __launch_bounds__ (FUSED_NT)
-gaussian_fused (FusedArgs a, const double *__restrict__ wx,
+template < int R > __global__ void
+__launch_bounds__ (STREAM_NT, STREAM_BLOCKS)
+gaussian_stream (StreamArgs a, const double *__restrict__ wx,
     const double *__restrict__ wy)
 {
-  __shared__ FusedShared s;
-  float acc[FUSED_ROW_SUMS];
-  const int tid = threadIdx.x;
+  typedef StreamGeometry < R > G;
+  __shared__ StreamShared s;
+  StreamHeld h;
+  const int tid = threadIdx.x, bx = blockIdx.x, by = blockIdx.y;
+  const bool border = stream_border (a.src, bx);
+  const int steps = stream_out_steps (a, by) + G::LAG;
 
-  fused_load (a, s, wx, wy, blockIdx.x, blockIdx.y, tid);
-  __syncthreads ();
-  fused_rows (a, s, tid, acc);
-  __syncthreads ();
-  fused_rows_store (a, s, tid, acc);
-  __syncthreads ();
-  fused_columns (a, s, blockIdx.x, blockIdx.y, tid);
+  stream_taps < R > (a, s, wx, wy, tid);
+  stream_fetch < R > (a, h, bx, by, 0, tid);
+  for (int i = 0; i < steps; i++) {
+    stream_stage < R > (a, s, h, bx, by, i, tid);
+    __syncthreads ();
+    if (border) {
+      stream_fill (a.src, s, bx, tid);
+      __syncthreads ();
+    }
+    if (i + 1 < steps)
+      stream_fetch < R > (a, h, bx, by, i + 1, tid);
+    stream_rows < R > (s, i, tid);
+    __syncthreads ();
+    if (i >= G::LAG)
+      stream_columns < R > (a, s, bx, by, i - G::LAG, tid);
+  }
+}
+
+/* The kernel's R for radii up to STREAM_MAX_RADIUS, 0 past them */
+static int
+stream_radius (int rx, int ry)
+{
+  static const int radii[] = { 3, 6, 9, 12, 16 };
+  const int r = rx > ry ? rx : ry;
+
+  for (int i = 0; i < 5; i++)
+    if (r <= radii[i])
+      return radii[i];
+  return 0;
+}
+
+/* Output rows a block: runs as short as lets every block be resident at
+ * once (one wave of @wave blocks), at least 2 steps */
+static int
+stream_run (const CfxPlane & p, long wave)
+{
+  const long strips = (p.width + STREAM_W - 1) / STREAM_W;
+  const long runs = wave / strips > 1 ? wave / strips : 1;
+  long run = (p.height + runs - 1) / runs;
+
+  run = (run + STREAM_STEP - 1) / STREAM_STEP * STREAM_STEP;
+  return run < 2 * STREAM_STEP ? 2 * STREAM_STEP : (int) run;
 }
 
 static dim3
-fused_grid (const CfxPlane & p)
+stream_grid (const CfxPlane & p, int run)
 {
-  return dim3 ((p.width + FUSED_W - 1) / FUSED_W,
-      (p.height + FUSED_H - 1) / FUSED_H);
+  return dim3 ((p.width + STREAM_W - 1) / STREAM_W,
+      (p.height + run - 1) / run);
 }
 
 #ifdef CFX_BLUR16_EMULATE
-/* The fused kernel's phases run on the CPU, block by block and thread by
- * thread (host planes; taps wx[0 .. rx], wy[0 .. ry] as gaussian_taps
- * makes them). Returns 0 for radii the kernel does not take. */
-extern "C" int
-cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
-    const double *wx, const double *wy)
+template < int R > static void
+stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
 {
-  FusedArgs a = { src, dst, rx, ry };
-  const dim3 grid = fused_grid (src);
-  FusedShared *s;
-  float (*acc)[FUSED_ROW_SUMS];
+  typedef StreamGeometry < R > G;
+  const dim3 grid = stream_grid (a.src, a.run);
+  StreamShared *s = (StreamShared *) malloc (sizeof (StreamShared));
+  StreamHeld *h = (StreamHeld *) malloc (sizeof (StreamHeld) * STREAM_NT);
 
-  if (rx < 0 || ry < 0 || rx > FUSED_MAX_RADIUS || ry > FUSED_MAX_RADIUS)
-    return 0;
-  s = (FusedShared *) malloc (sizeof (*s));
-  acc = (float (*)[FUSED_ROW_SUMS]) malloc (sizeof (*acc) * FUSED_NT);
   for (unsigned by = 0; by < grid.y; by++)
     for (unsigned bx = 0; bx < grid.x; bx++) {
-      /* what a block's shared memory may hold before it writes */
+      const bool border = stream_border (a.src, bx);
+      const int steps = stream_out_steps (a, by) + G::LAG;
+
+      /* what a block's shared memory may hold before it writes: NaN */
       memset (s, 0xff, sizeof (*s));
-      for (int t = 0; t < FUSED_NT; t++)
-        fused_load (a, *s, wx, wy, bx, by, t);
-      for (int t = 0; t < FUSED_NT; t++)
-        fused_rows (a, *s, t, acc[t]);
-      for (int t = 0; t < FUSED_NT; t++)
-        fused_rows_store (a, *s, t, acc[t]);
-      for (int t = 0; t < FUSED_NT; t++)
-        fused_columns (a, *s, bx, by, t);
+      memset (h, 0xff, sizeof (StreamHeld) * STREAM_NT);
+      for (int t = 0; t < STREAM_NT; t++) {
+        stream_taps < R > (a, *s, wx, wy, t);
+        stream_fetch < R > (a, h[t], bx, by, 0, t);
+      }
+      for (int i = 0; i < steps; i++) {
+        for (int t = 0; t < STREAM_NT; t++)
+          stream_stage < R > (a, *s, h[t], bx, by, i, t);
+        if (border)
+          for (int t = 0; t < STREAM_NT; t++)
+            stream_fill (a.src, *s, bx, t);
+        for (int t = 0; t < STREAM_NT; t++) {
+          if (i + 1 < steps)
+            stream_fetch < R > (a, h[t], bx, by, i + 1, t);
+          stream_rows < R > (*s, i, t);
+        }
+        if (i >= G::LAG)
+          for (int t = 0; t < STREAM_NT; t++)
+            stream_columns < R > (a, *s, bx, by, i - G::LAG, t);
+      }
     }
-  free (acc);
+  free (h);
   free (s);
-  return 1;
+}
+
+/* The fused kernel's phases run on the CPU, block by block and thread by
+ * thread (host planes; taps wx[0 .. rx], wy[0 .. ry] as gaussian_taps
+ * makes them), in runs of @run rows (a multiple of 16; 0: the run a GPU
+ * of @wave resident blocks would take). Returns 0 for the planes and
+ * radii the kernel does not take. */
+extern "C" int
+cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
+    const double *wx, const double *wy, int run, long wave)
+{
+  const StreamArgs a = { src, dst, rx, ry,
+    run > 0 ? run : stream_run (src, wave)
+  };
+
+  if (!stream_vectors (src))
+    return 0;
+  switch (stream_radius (rx, ry)) {
+    case 3:
+      stream_emulate < 3 > (a, wx, wy);
+      return 1;
+    case 6:
+      stream_emulate < 6 > (a, wx, wy);
+      return 1;
+    case 9:
+      stream_emulate < 9 > (a, wx, wy);
+      return 1;
+    case 12:
+      stream_emulate < 12 > (a, wx, wy);
+      return 1;
+    case 16:
+      stream_emulate < 16 > (a, wx, wy);
+      return 1;
+  }
+  return 0;
 }
 #endif
 
@@ -586,16 +813,51 @@ cfx_blur16_sub_bytes (int width, int height)
       align_256 ((size_t) width * height * 4);
 }
 
-/* 1: radii up to FUSED_MAX_RADIUS take the fused kernel. Off: on the
- * H200 (2026-11-27, 4K GRAY16) it took 98 us at sigma 1 and 157 at sigma
- * 3 against the two tiled passes' 56 and 75; the benchmark keeps timing
- * it */
-static int use_fused = 0;
+/* 1: radii up to STREAM_MAX_RADIUS take the fused kernel (the
+ * elements); 0: the two tiled passes (the benchmark's comparison) */
+static int use_fused = 1;
 
 extern "C" void
 cfx_blur16_use_fused (int on)
 {
   __atomic_store_n (&use_fused, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+/* The fused Gaussian of one sub-channel, at the kernel of its radii */
+template < int R > static cudaError_t
+launch_stream_at (const StreamArgs & a, const double *wx, const double *wy,
+    cudaStream_t stream)
+{
+  return cfx_launch (gaussian_stream < R >, stream_grid (a.src, a.run),
+      dim3 (STREAM_NT), 0, stream, a, wx, wy);
+}
+
+static cudaError_t
+launch_stream (const CfxBlur16 * s, int rx, int ry, const double *wx,
+    const double *wy, cudaStream_t stream)
+{
+  /* one wave of any of the kernels (the same shared memory and bound) */
+  static int cache[CFX_WAVE_MAX_DEVICES];
+  StreamArgs a = { s->src, s->dst, rx, ry, 0 };
+  long wave;
+  cudaError_t err = cfx_wave_blocks (gaussian_stream < 16 >, STREAM_NT,
+      cache, &wave);
+
+  if (err != cudaSuccess)
+    return err;
+  a.run = stream_run (s->src, wave);
+  switch (stream_radius (rx, ry)) {
+    case 3:
+      return launch_stream_at < 3 > (a, wx, wy, stream);
+    case 6:
+      return launch_stream_at < 6 > (a, wx, wy, stream);
+    case 9:
+      return launch_stream_at < 9 > (a, wx, wy, stream);
+    case 12:
+      return launch_stream_at < 12 > (a, wx, wy, stream);
+    default:
+      return launch_stream_at < 16 > (a, wx, wy, stream);
+  }
 }
 
 /* The launches of one sub-channel, each checked by its own status */
@@ -634,13 +896,10 @@ launch_sub (const CfxBlur16 * s, cudaStream_t stream)
       s->sigma_x, wy, ry, s->sigma_y);
   if (err != cudaSuccess)
     return err;
-  if (rx <= FUSED_MAX_RADIUS && ry <= FUSED_MAX_RADIUS
-      && __atomic_load_n (&use_fused, __ATOMIC_RELAXED)) {
-    const FusedArgs a = { s->src, s->dst, rx, ry };
-
-    return cfx_launch (gaussian_fused, fused_grid (s->src), dim3 (FUSED_NT),
-        0, stream, a, (const double *) wx, (const double *) wy);
-  }
+  if (stream_radius (rx, ry) && stream_vectors (s->src)
+      && __atomic_load_n (&use_fused, __ATOMIC_RELAXED))
+    return launch_stream (s, rx, ry, (const double *) wx,
+        (const double *) wy, stream);
   if (rx <= TILE_MAX_RADIUS)
     err = cfx_launch (gaussian_rows_tiled, dim3 ((s->src.width + ROWS_W -
                 1) / ROWS_W, (s->src.height + ROWS_H - 1) / ROWS_H),

@@ -80,9 +80,9 @@ cudaError_t cfx_degrain_float_result (const CfxDegrainScratch * scratch,
  * norm of its response to a unit impulse (computed, not tabulated). */
 double cfx_degrain_band_gain (int level, int band);
 
-/* 1: 16-bit Gaussians of radii up to 16 (sigma <= 5.33) run as one fused
- * kernel (blur16.cu) instead of the two tiled passes the elements take,
- * for the benchmark's comparison (process-wide; 0 again restores) */
+/* 0: 16-bit Gaussians of radii up to 16 (sigma <= 5.33) run as the two
+ * tiled passes instead of the one fused kernel (blur16.cu) the elements
+ * take, for the benchmark's comparison (process-wide; 1 again restores) */
 void cfx_blur16_use_fused (int on);
 
 /* ---- deinterlace -------------------------------------------------------- */

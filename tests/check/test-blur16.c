@@ -173,13 +173,17 @@ GST_START_TEST (test_formats_sizes_blurs)
 
 GST_END_TEST;
 
-/* A 1080p frame: grids of many blocks, interior and border paths */
+/* Frames of 1080p and about 720p: grids of many blocks, interior and
+ * border paths */
 GST_START_TEST (test_1080p)
 {
   const Blur gauss = { FALSE, 3.0, 0, FALSE }, box = { TRUE, 0, 5, FALSE };
   const Blur wide = { FALSE, 25.0, 0, FALSE };
+  const Blur sigma5 = { FALSE, 5.0, 0, FALSE };
 
   fail_unless (run_case ("P010_10LE", 1920, 1080, &gauss, 901));
+  /* odd sizes, the fused kernel's largest radius (16) */
+  fail_unless (run_case ("I420_10LE", 1281, 721, &sigma5, 904));
   fail_unless (run_case ("Y444_16LE", 1920, 1080, &box, 902));
   fail_unless (run_case ("GRAY16_LE", 1920, 1080, &wide, 903));
 }

@@ -26,12 +26,12 @@
 #include "ref-test.h"
 
 int cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
-    const double *wx, const double *wy);
+    const double *wx, const double *wy, int run, long wave);
 
 #define POISON 0xa5
 
 static uint32_t rng_state = 88172645u;
-static long failures, checked;
+static long failures, checked, not_taken;
 
 static uint32_t
 rng (void)
@@ -110,12 +110,14 @@ two_pass (uint16_t * out, const uint8_t * in, int pitch, int step, int shift,
 }
 
 /* One case: a component of @w x @h samples, @step bytes apart from byte
- * @offset of each row */
+ * @offset of each row; rows 16-byte aligned or not (@aligned), blocks of
+ * @run output rows (0: as a GPU of 660 resident blocks would take) */
 static void
 run_case (int w, int h, int depth, int shift, int step, int offset,
-    double sigma_x, double sigma_y)
+    double sigma_x, double sigma_y, int aligned, int run)
 {
-  int pitch = w * step + 6, x, y, rx, ry;
+  int pitch = aligned ? (w * step + 6 + 15) & ~15 : w * step + 6, x, y;
+  int rx, ry;
   size_t bytes = (size_t) pitch * h;
   uint8_t *in = malloc (bytes), *out = malloc (bytes), *ref = malloc (bytes);
   uint16_t *tp = malloc (sizeof (uint16_t) * w * h);
@@ -144,9 +146,14 @@ run_case (int w, int h, int depth, int shift, int step, int offset,
   memset (ref, 0, bytes);
   rx = taps (sigma_x, wx);
   ry = taps (sigma_y, wy);
-  if (!cfx_blur16_fused_emulate (dst, src, rx, ry, wx, wy)) {
-    printf ("FAIL %dx%d sigma %g %g: refused\n", w, h, sigma_x, sigma_y);
-    failures++;
+  if (!cfx_blur16_fused_emulate (dst, src, rx, ry, wx, wy, run, 660)) {
+    /* the kernel takes 16-bit words at 16-byte aligned rows */
+    if (step == 2 && aligned) {
+      printf ("FAIL %dx%d sigma %g %g: refused\n", w, h, sigma_x, sigma_y);
+      failures++;
+    } else {
+      not_taken++;
+    }
     goto out;
   }
   cfx_ref_gaussian_blur16 (&rd, &rs, sigma_x, sigma_y, 1);
@@ -165,9 +172,10 @@ run_case (int w, int h, int depth, int shift, int step, int offset,
       if ((word & ~(max << shift)) != 0 || abs (got - want) > 1
           || got != tp[y * w + x]) {
         if (failures++ < 20)
-          printf ("FAIL %dx%d depth %d shift %d step %d sigma %g %g: (%d,%d) "
-              "word 0x%04x, reference %d, two passes %d\n", w, h, depth,
-              shift, step, sigma_x, sigma_y, x, y, word, want,
+          printf ("FAIL %dx%d depth %d shift %d step %d sigma %g %g run %d "
+              "%s: (%d,%d) word 0x%04x, reference %d, two passes %d\n", w,
+              h, depth, shift, step, sigma_x, sigma_y, run,
+              aligned ? "aligned" : "unaligned", x, y, word, want,
               tp[y * w + x]);
         x = w;
         y = h;
@@ -198,7 +206,7 @@ int
 main (void)
 {
   static const int sizes[][2] = { {1, 1}, {3, 2}, {17, 9}, {64, 64},
-  {65, 65}, {130, 70}, {200, 131}
+  {65, 65}, {130, 70}, {200, 131}, {300, 70}, {520, 37}
   };
   /* depth, shift, step, offset */
   static const int layouts[][4] = { {10, 6, 2, 0}, {10, 0, 4, 2},
@@ -213,10 +221,12 @@ main (void)
     for (unsigned l = 0; l < sizeof layouts / sizeof layouts[0]; l++)
       for (unsigned g = 0; g < sizeof sigmas / sizeof sigmas[0]; g++) {
         run_case (sizes[s][0], sizes[s][1], layouts[l][0], layouts[l][1],
-            layouts[l][2], layouts[l][3], sigmas[g][0], sigmas[g][1]);
+            layouts[l][2], layouts[l][3], sigmas[g][0], sigmas[g][1],
+            cases % 4 != 3, (int) (cases % 3) * 16);
         cases++;
       }
-  printf ("%ld cases, %ld samples checked, %ld failures\n", cases, checked,
-      failures);
+  printf ("%ld cases (%ld the kernel does not take: interleaved or "
+      "unaligned), %ld samples checked, %ld failures\n", cases, not_taken,
+      checked, failures);
   return failures ? 1 : 0;
 }
