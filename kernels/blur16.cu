@@ -76,16 +76,24 @@ store_rounded (const CfxPlane & p, int x, int y, float v)
       (uint16_t) ((unsigned) r << p.shift);
 }
 
-/* Integers below 2^23 to float and floats to their floor, exactly, with
- * full-rate float adds instead of the conversion unit (a quarter of the
- * rate): 2^23 + n has n as its mantissa */
+/* Float conversions with full-rate float arithmetic instead of the
+ * conversion unit (a quarter of the rate): 2^23 + n has n as its mantissa.
+ *
+ * The component of @p in the low (@high 0) or high 16 bits of @w, as a
+ * float: the word's bits of the component, under 2^23's exponent, times
+ * 2^-shift, less 2^(23 - shift) (one rounding of an exact result) */
 B16 float
-small_to_float (unsigned n)
+word_to_float (unsigned w, int high, const CfxPlane & p, unsigned mask)
 {
 #ifdef __CUDA_ARCH__
-  return __uint_as_float (0x4b000000u | n) - 8388608.f;
+  const unsigned bits = mask << p.shift;
+  const float scale = __uint_as_float ((127u - p.shift) << 23);
+  const unsigned t = high ? __byte_perm (w, 0x4b000000u, 0x7632) &
+      (bits | 0xffff0000u) : (w & bits) | 0x4b000000u;
+
+  return fmaf (__uint_as_float (t), scale, -8388608.f * scale);
 #else
-  return (float) n;
+  return (float) ((w >> (16 * high) & 0xffffu) >> p.shift & mask);
 #endif
 }
 
@@ -428,13 +436,17 @@ stream_row (const StreamArgs & a, int by, int i, int j)
   return mirror (by * a.run - R + i * STREAM_STEP + j, a.src.height);
 }
 
-/* Steps of outputs of the block's run */
+/* Output rows of the block's run, and their steps */
+B16 int
+stream_out_rows (const StreamArgs & a, int by)
+{
+  return min (a.run, a.src.height - by * a.run);
+}
+
 B16 int
 stream_out_steps (const StreamArgs & a, int by)
 {
-  const int rows = min (a.run, a.src.height - by * a.run);
-
-  return (rows + STREAM_STEP - 1) / STREAM_STEP;
+  return (stream_out_rows (a, by) + STREAM_STEP - 1) / STREAM_STEP;
 }
 
 /* Column of chunk @q of a step's rows, and whether it lies inside the
@@ -508,8 +520,7 @@ UNROLL
 
 UNROLL
       for (int e = 0; e < 8; e++)
-        f[e] = small_to_float ((word[e / 2] >> (16 * (e % 2)) & 0xffffu) >>
-            a.src.shift & mask);
+        f[e] = word_to_float (word[e / 2], e % 2, a.src, mask);
       float4 *t = (float4 *) & s.tile[j][c];
       t[0] = make_float4 (f[0], f[1], f[2], f[3]);
       t[1] = make_float4 (f[4], f[5], f[6], f[7]);
@@ -564,9 +575,10 @@ stream_taps (const StreamArgs & a, StreamShared & s, const double *wx,
 }
 
 /* Row phase: row sums of step @i's rows t / 32 + 4 m (m = 0 .. 3), columns
- * 4 (t % 32) .. + 3 of the strip, into slot i % STREAM_SLOTS */
+ * 4 (t % 32) .. + 3 of the strip, into slot i % STREAM_SLOTS; rows from
+ * @needed on (no output of the run reaches them) are left out */
 template < int R > B16 void
-stream_rows (StreamShared & s, int i, int tid)
+stream_rows (StreamShared & s, int i, int needed, int tid)
 {
   typedef StreamGeometry < R > G;
   const int g = tid % 32;
@@ -581,6 +593,9 @@ UNROLL
     const float4 *src = (const float4 *) & s.tile[j][STREAM_HALO + 4 * g -
         G::R4];
     float v[4 + 2 * G::R4], acc[4];
+
+    if (i * STREAM_STEP + j >= needed)
+      break;
 
 UNROLL
     for (int n = 0; n < 1 + G::R4 / 2; n++) {
@@ -662,6 +677,7 @@ gaussian_stream (StreamArgs a, const double *__restrict__ wx,
   const int tid = threadIdx.x, bx = blockIdx.x, by = blockIdx.y;
   const bool border = stream_border (a.src, bx);
   const int steps = stream_out_steps (a, by) + G::LAG;
+  const int needed = stream_out_rows (a, by) + 2 * R;
 
   stream_taps < R > (a, s, wx, wy, tid);
   stream_fetch < R > (a, h, bx, by, 0, tid);
@@ -674,7 +690,7 @@ gaussian_stream (StreamArgs a, const double *__restrict__ wx,
     }
     if (i + 1 < steps)
       stream_fetch < R > (a, h, bx, by, i + 1, tid);
-    stream_rows < R > (s, i, tid);
+    stream_rows < R > (s, i, needed, tid);
     __syncthreads ();
     if (i >= G::LAG)
       stream_columns < R > (a, s, bx, by, i - G::LAG, tid);
@@ -727,6 +743,7 @@ stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
     for (unsigned bx = 0; bx < grid.x; bx++) {
       const bool border = stream_border (a.src, bx);
       const int steps = stream_out_steps (a, by) + G::LAG;
+      const int needed = stream_out_rows (a, by) + 2 * R;
 
       /* what a block's shared memory may hold before it writes: NaN */
       memset (s, 0xff, sizeof (*s));
@@ -744,7 +761,7 @@ stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
         for (int t = 0; t < STREAM_NT; t++) {
           if (i + 1 < steps)
             stream_fetch < R > (a, h[t], bx, by, i + 1, t);
-          stream_rows < R > (*s, i, t);
+          stream_rows < R > (*s, i, needed, t);
         }
         if (i >= G::LAG)
           for (int t = 0; t < STREAM_NT; t++)
