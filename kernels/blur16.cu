@@ -463,12 +463,55 @@ stream_chunk_inside (const CfxPlane & p, int x)
   return x >= 0 && x + 8 <= p.width;
 }
 
-/* Load phase: the thread's chunks of step @i's rows that lie inside the
- * plane, 16 bytes of 8 words each */
-template < int R > B16 void
-stream_fetch (const StreamArgs & a, StreamHeld & h, int bx, int by, int i,
-    int tid)
+/* Whether the block's tile has columns outside the plane */
+B16 bool
+stream_border (const CfxPlane & p, int bx)
 {
+  return stream_x0 (bx) < STREAM_HALO
+      || stream_x0 (bx) + STREAM_W + STREAM_HALO > p.width;
+}
+
+/* Whether every chunk the block loads lies inside the plane (no mirrored
+ * rows or columns) at an offset that fits 32 bits */
+template < int R > B16 bool
+stream_interior (const StreamArgs & a, int bx, int by, int steps)
+{
+  const int y = by * a.run - R;
+
+  return !stream_border (a.src, bx) && y >= 0
+      && y + steps * STREAM_STEP <= a.src.height
+      && (long long) a.src.pitch * a.src.height < (1LL << 31);
+}
+
+/* Load phase: the thread's chunks of step @i's rows that lie inside the
+ * plane, 16 bytes of 8 words each. Interior blocks take the short way:
+ * no mirroring, no checks, 32-bit offsets. */
+template < int R > B16 void
+stream_fetch (const StreamArgs & a, StreamHeld & h, bool interior, int bx,
+    int by, int i, int tid)
+{
+  if (interior) {
+    const unsigned first = (unsigned) (by * a.run - R + i * STREAM_STEP) *
+        a.src.pitch + (unsigned) (stream_x0 (bx) - STREAM_HALO) * 2;
+
+UNROLL
+    for (int m = 0; m < STREAM_FETCH; m++) {
+      const int q = tid + m * STREAM_NT;
+
+      h.q[m] = make_uint4 (0, 0, 0, 0);
+      if (q < STREAM_CHUNKS) {
+        const uint8_t *p = a.src.data + (first + (unsigned) (q /
+                STREAM_CHUNKS_ROW) * a.src.pitch + (unsigned) (q %
+                STREAM_CHUNKS_ROW) * 16);
+#ifdef __CUDA_ARCH__
+        h.q[m] = __ldg ((const uint4 *) p);
+#else
+        memcpy (&h.q[m], p, 16);
+#endif
+      }
+    }
+    return;
+  }
 UNROLL
   for (int m = 0; m < STREAM_FETCH; m++) {
     const int q = tid + m * STREAM_NT, x = stream_chunk_x (bx, q);
@@ -530,14 +573,6 @@ UNROLL
             stream_row < R > (a, by, i, j));
     }
   }
-}
-
-/* Whether the block's tile has columns outside the plane */
-B16 bool
-stream_border (const CfxPlane & p, int bx)
-{
-  return stream_x0 (bx) < STREAM_HALO
-      || stream_x0 (bx) + STREAM_W + STREAM_HALO > p.width;
 }
 
 /* Fill phase (border blocks, after the stage): the tile's columns outside
@@ -678,9 +713,10 @@ gaussian_stream (StreamArgs a, const double *__restrict__ wx,
   const bool border = stream_border (a.src, bx);
   const int steps = stream_out_steps (a, by) + G::LAG;
   const int needed = stream_out_rows (a, by) + 2 * R;
+  const bool interior = stream_interior < R > (a, bx, by, steps);
 
   stream_taps < R > (a, s, wx, wy, tid);
-  stream_fetch < R > (a, h, bx, by, 0, tid);
+  stream_fetch < R > (a, h, interior, bx, by, 0, tid);
   for (int i = 0; i < steps; i++) {
     stream_stage < R > (a, s, h, bx, by, i, tid);
     __syncthreads ();
@@ -689,7 +725,7 @@ gaussian_stream (StreamArgs a, const double *__restrict__ wx,
       __syncthreads ();
     }
     if (i + 1 < steps)
-      stream_fetch < R > (a, h, bx, by, i + 1, tid);
+      stream_fetch < R > (a, h, interior, bx, by, i + 1, tid);
     stream_rows < R > (s, i, needed, tid);
     __syncthreads ();
     if (i >= G::LAG)
@@ -744,13 +780,14 @@ stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
       const bool border = stream_border (a.src, bx);
       const int steps = stream_out_steps (a, by) + G::LAG;
       const int needed = stream_out_rows (a, by) + 2 * R;
+      const bool interior = stream_interior < R > (a, bx, by, steps);
 
       /* what a block's shared memory may hold before it writes: NaN */
       memset (s, 0xff, sizeof (*s));
       memset (h, 0xff, sizeof (StreamHeld) * STREAM_NT);
       for (int t = 0; t < STREAM_NT; t++) {
         stream_taps < R > (a, *s, wx, wy, t);
-        stream_fetch < R > (a, h[t], bx, by, 0, t);
+        stream_fetch < R > (a, h[t], interior, bx, by, 0, t);
       }
       for (int i = 0; i < steps; i++) {
         for (int t = 0; t < STREAM_NT; t++)
@@ -760,7 +797,7 @@ stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
             stream_fill (a.src, *s, bx, t);
         for (int t = 0; t < STREAM_NT; t++) {
           if (i + 1 < steps)
-            stream_fetch < R > (a, h[t], bx, by, i + 1, t);
+            stream_fetch < R > (a, h[t], interior, bx, by, i + 1, t);
           stream_rows < R > (*s, i, needed, t);
         }
         if (i >= G::LAG)
