@@ -379,14 +379,17 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
 #define STREAM_STEP 16
 #define STREAM_HALO 16
 #define STREAM_TILE_W (STREAM_W + 2 * STREAM_HALO)
-#define STREAM_SLOTS 4
+/* slots of row sums: an output step reads LAG + 1 <= 3 of them (R <= 16),
+ * and the step of row sums after it writes over the first, which no later
+ * output needs (the barrier between them orders the two) */
+#define STREAM_SLOTS 3
 /* 16-byte loads of a step's rows, and a thread's share of them */
 #define STREAM_CHUNKS_ROW (STREAM_TILE_W / 8)
 #define STREAM_CHUNKS (STREAM_STEP * STREAM_CHUNKS_ROW)
 #define STREAM_FETCH ((STREAM_CHUNKS + STREAM_NT - 1) / STREAM_NT)
-/* shared memory: 43 KB a block, 5 blocks an SM (the registers must allow
- * 5: at most 102 a thread) */
-#define STREAM_BLOCKS 5
+/* shared memory: 35 KB a block, 6 blocks an SM (the registers must allow
+ * 6: at most 85 a thread; ptxas -v: 80 for each R, no spills) */
+#define STREAM_BLOCKS 6
 
 struct StreamArgs
 {
