@@ -387,9 +387,6 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
 #define STREAM_CHUNKS_ROW (STREAM_TILE_W / 8)
 #define STREAM_CHUNKS (STREAM_STEP * STREAM_CHUNKS_ROW)
 #define STREAM_FETCH ((STREAM_CHUNKS + STREAM_NT - 1) / STREAM_NT)
-/* shared memory: 35 KB a block, 6 blocks an SM (the registers must allow
- * 6: at most 85 a thread; ptxas -v: 80 for each R, no spills) */
-#define STREAM_BLOCKS 6
 
 struct StreamArgs
 {
@@ -417,6 +414,10 @@ template < int R > struct StreamGeometry
   static constexpr int LAG = (2 * R + STREAM_STEP - 1) / STREAM_STEP;
   /* the row window's reach, a multiple of 4 (16-byte shared loads) */
   static constexpr int R4 = (R + 3) & ~3;
+  /* blocks an SM: the shared memory (35 KB a block) allows 6, which the
+   * registers allow up to R 12 (at most 85 a thread; ptxas -v: 80, no
+   * spills); R 16's column windows need more (5 blocks: 102) */
+  static constexpr int BLOCKS = R < 16 ? 6 : 5;
 };
 
 /* The block's strip */
@@ -468,6 +469,16 @@ stream_chunk_inside (const CfxPlane & p, int x)
   return x >= 0 && x + 8 <= p.width;
 }
 
+/* Whether the row of chunk @q of step @i is one an output of the run
+ * reaches (rows of sums from @needed on are left out: the last step's,
+ * mostly); the others are not loaded (the stage writes zeros for them,
+ * which no row sum reads) */
+B16 bool
+stream_row_needed (int i, int q, int needed)
+{
+  return i * STREAM_STEP + q / STREAM_CHUNKS_ROW < needed;
+}
+
 /* Whether the block's tile has columns outside the plane */
 B16 bool
 stream_border (const CfxPlane & p, int bx)
@@ -495,6 +506,9 @@ template < int R > B16 void
 stream_fetch (const StreamArgs & a, StreamHeld & h, bool interior, int bx,
     int by, int i, int tid)
 {
+  /* the rows of sums the run's outputs reach (stream_rows') */
+  const int needed = stream_out_rows (a, by) + 2 * R;
+
   if (interior) {
     const unsigned first = (unsigned) (by * a.run - R + i * STREAM_STEP) *
         a.src.pitch + (unsigned) (stream_x0 (bx) - STREAM_HALO) * 2;
@@ -504,7 +518,7 @@ UNROLL
       const int q = tid + m * STREAM_NT;
 
       h.q[m] = make_uint4 (0, 0, 0, 0);
-      if (q < STREAM_CHUNKS) {
+      if (q < STREAM_CHUNKS && stream_row_needed (i, q, needed)) {
         const uint8_t *p = a.src.data + (first + (unsigned) (q /
                 STREAM_CHUNKS_ROW) * a.src.pitch + (unsigned) (q %
                 STREAM_CHUNKS_ROW) * 16);
@@ -522,7 +536,8 @@ UNROLL
     const int q = tid + m * STREAM_NT, x = stream_chunk_x (bx, q);
 
     h.q[m] = make_uint4 (0, 0, 0, 0);
-    if (q < STREAM_CHUNKS && stream_chunk_inside (a.src, x)) {
+    if (q < STREAM_CHUNKS && stream_row_needed (i, q, needed)
+        && stream_chunk_inside (a.src, x)) {
       const uint8_t *p = a.src.data + (size_t) stream_row < R > (a, by, i,
           q / STREAM_CHUNKS_ROW) * a.src.pitch + (size_t) x * 2;
 #ifdef __CUDA_ARCH__
@@ -707,7 +722,7 @@ UNROLL
 }
 
 template < int R > __global__ void
-__launch_bounds__ (STREAM_NT, STREAM_BLOCKS)
+__launch_bounds__ (STREAM_NT, StreamGeometry < R >::BLOCKS)
 gaussian_stream (StreamArgs a, const double *__restrict__ wx,
     const double *__restrict__ wy)
 {
@@ -937,9 +952,18 @@ cfx_blur16_use_fused (int on)
 
 /* The fused Gaussian of one sub-channel, at the kernel of its radii */
 template < int R > static cudaError_t
-launch_stream_at (const StreamArgs & a, const double *wx, const double *wy,
+launch_stream_at (StreamArgs a, const double *wx, const double *wy,
     cudaStream_t stream)
 {
+  /* runs as short as one wave of this kernel allows */
+  static int cache[CFX_WAVE_MAX_DEVICES];
+  long wave;
+  cudaError_t err = cfx_wave_blocks (gaussian_stream < R >, STREAM_NT,
+      cache, &wave);
+
+  if (err != cudaSuccess)
+    return err;
+  a.run = stream_run (a.src, wave);
   return cfx_launch (gaussian_stream < R >, stream_grid (a.src, a.run),
       dim3 (STREAM_NT), 0, stream, a, wx, wy);
 }
@@ -948,16 +972,8 @@ static cudaError_t
 launch_stream (const CfxBlur16 * s, int rx, int ry, const double *wx,
     const double *wy, cudaStream_t stream)
 {
-  /* one wave of any of the kernels (the same shared memory and bound) */
-  static int cache[CFX_WAVE_MAX_DEVICES];
-  StreamArgs a = { s->src, s->dst, rx, ry, 0 };
-  long wave;
-  cudaError_t err = cfx_wave_blocks (gaussian_stream < 16 >, STREAM_NT,
-      cache, &wave);
+  const StreamArgs a = { s->src, s->dst, rx, ry, 0 };
 
-  if (err != cudaSuccess)
-    return err;
-  a.run = stream_run (s->src, wave);
   switch (stream_radius (rx, ry)) {
     case 3:
       return launch_stream_at < 3 > (a, wx, wy, stream);
