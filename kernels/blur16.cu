@@ -361,10 +361,11 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
  * acc) for k = 1 .. R) and the outputs the same.
  *
  * Cost at R 9 (sigma 3): 19 adds and fmas an output a pass (the rows'
- * 1.29x), about 2 shared loads, the conversions and the stores. Measured
- * (Nsight Compute, H100, 4K GRAY16): 19.2 M warp instructions, about 73
- * a sample, issue-bound (1.6 warps not selected for each that issues);
- * 41 us against the 11 us floor.
+ * ~1.2x), about 2 shared loads, the conversions and the stores. Measured
+ * (Nsight Compute, H100, 4K GRAY16, with four slots and 5 blocks an SM):
+ * 19.2 M warp instructions, about 73 a sample, issue-bound (1.6 warps not
+ * selected for each that issues), 41 us; now 40 us against the 11 us
+ * floor.
  *
  * Planes that are not 16-bit words at 16-byte aligned rows (P010's
  * interleaved chroma, odd pitches) take the two passes.
