@@ -352,8 +352,9 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
  *   columns     once the ring holds the row sums a step of outputs needs
  *               (R rows past its last: LAG steps behind), each thread sums
  *               16 outputs of its column from a window of the ring.
- * Rows of sums start R rows above the run, so a run of n steps computes n
- * + LAG steps of row sums (at 4K, runs of 112 rows: 1.29x the row work).
+ * Rows of sums start R rows above the run, so a run of n steps takes n +
+ * LAG steps, of which the row sums no output reaches are neither loaded
+ * nor summed (at 4K and R 9, runs of 96 rows: 1.19x the row work).
  * Radii are rounded up to the kernel's R (3, 6, 9, 12 or 16: one kernel
  * each, sums unrolled); the taps past the blur's radius are 0, and fmaf
  * (0, x, acc) is acc, so the sums are the tiled passes' float operations
@@ -361,7 +362,7 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
  * acc) for k = 1 .. R) and the outputs the same.
  *
  * Cost at R 9 (sigma 3): 19 adds and fmas an output a pass (the rows'
- * ~1.2x), about 2 shared loads, the conversions and the stores. Measured
+ * 1.19x), about 2 shared loads, the conversions and the stores. Measured
  * (Nsight Compute, H100, 4K GRAY16, with four slots and 5 blocks an SM):
  * 19.2 M warp instructions, about 73 a sample, issue-bound (1.6 warps not
  * selected for each that issues), 41 us; now 40 us against the 11 us
