@@ -38,6 +38,7 @@
 #include "blur-internal.h"
 
 #include <math.h>
+#include <type_traits>
 
 #define BLOCK_X 32
 #define BLOCK_Y 8
@@ -768,6 +769,25 @@ stream_radius (int rx, int ry)
   return 0;
 }
 
+/* @f (std::integral_constant < int, R > ()) for the kernel's R of @r (a
+ * stream_radius () answer): one place maps radii to the kernels */
+template < typename F > static auto
+stream_at_radius (int r, F f)
+{
+  switch (r) {
+    case 3:
+      return f (std::integral_constant < int, 3 > ());
+    case 6:
+      return f (std::integral_constant < int, 6 > ());
+    case 9:
+      return f (std::integral_constant < int, 9 > ());
+    case 12:
+      return f (std::integral_constant < int, 12 > ());
+    default:
+      return f (std::integral_constant < int, 16 > ());
+  }
+}
+
 /* Output rows a block: runs as short as lets every block be resident at
  * once (one wave of @wave blocks), at least 2 steps */
 static int
@@ -844,26 +864,12 @@ cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
     run > 0 ? run : stream_run (src, wave)
   };
 
-  if (!stream_vectors (src))
+  if (!stream_vectors (src) || !stream_radius (rx, ry))
     return 0;
-  switch (stream_radius (rx, ry)) {
-    case 3:
-      stream_emulate < 3 > (a, wx, wy);
-      return 1;
-    case 6:
-      stream_emulate < 6 > (a, wx, wy);
-      return 1;
-    case 9:
-      stream_emulate < 9 > (a, wx, wy);
-      return 1;
-    case 12:
-      stream_emulate < 12 > (a, wx, wy);
-      return 1;
-    case 16:
-      stream_emulate < 16 > (a, wx, wy);
-      return 1;
-  }
-  return 0;
+  return stream_at_radius (stream_radius (rx, ry), [&](auto r) {
+        stream_emulate < decltype (r)::value > (a, wx, wy);
+        return 1;
+      });
 }
 #endif
 
@@ -976,18 +982,9 @@ launch_stream (const CfxBlur16 * s, int rx, int ry, const double *wx,
 {
   const StreamArgs a = { s->src, s->dst, rx, ry, 0 };
 
-  switch (stream_radius (rx, ry)) {
-    case 3:
-      return launch_stream_at < 3 > (a, wx, wy, stream);
-    case 6:
-      return launch_stream_at < 6 > (a, wx, wy, stream);
-    case 9:
-      return launch_stream_at < 9 > (a, wx, wy, stream);
-    case 12:
-      return launch_stream_at < 12 > (a, wx, wy, stream);
-    default:
-      return launch_stream_at < 16 > (a, wx, wy, stream);
-  }
+  return stream_at_radius (stream_radius (rx, ry), [&](auto r) {
+        return launch_stream_at < decltype (r)::value > (a, wx, wy, stream);
+      });
 }
 
 /* The launches of one sub-channel, each checked by its own status */
