@@ -1,7 +1,10 @@
-/* CPU test of the fused 16-bit Gaussian (no GPU needed): the kernel's four
- * phases (cfx_blur16_fused_emulate, the same __host__ __device__ code the
- * GPU runs, block by block and thread by thread, shared memory filled
- * with NaN before each block) against
+/* CPU test of the fused 16-bit Gaussian (no GPU needed): the kernel's
+ * phases (cfx_blur16_fused_emulate: loads a step ahead, stage, border
+ * fill, rows, columns; the same __host__ __device__ code the GPU runs,
+ * block by block and thread by thread, shared memory and what a thread
+ * holds filled with NaN before each block; the word-to-float and floor
+ * tricks of the device are plain conversions here, so the GPU suite
+ * test-blur16 covers those) against
  *   - the double-precision reference (tests/reference/blur16.c): within 1
  *     of it, the promise of the 16-bit blur;
  *   - the two tiled passes' float arithmetic, written out here (rows: w0
@@ -9,9 +12,12 @@
  *     floats; the columns the same, rounded half up and clipped): equal,
  *     as the kernel's comment says.
  * Planes: 10 bits high (P010's luma), 10 bits low interleaved (P010's V:
- * step 4, offset 2), 12 bits at shift 4, 16 bits; sizes from 1x1 to
- * several tiles with partial ones; radii 0 to 16, different on the two
- * axes. Unused input bits are random; output words must have them 0, and
+ * step 4, offset 2), 12 bits at shift 4, 16 bits; rows 16-byte aligned
+ * (three cases in four) or not (the kernel must refuse those: they take
+ * the two passes); sizes from 1x1 to several strips and runs with partial
+ * ones (interior blocks from 290 columns and 150 rows); runs of 16 or 32
+ * rows or as a GPU of 660 resident blocks would take them; radii 0 to 16,
+ * different on the two axes. Unused input bits are random; output words must have them 0, and
  * nothing outside the component's words may be written.
  *
  * Exit status: 0 pass, 1 fail. */
