@@ -20,7 +20,7 @@
  *
  * Floor: read the component once and write it once (4K 16-bit luma:
  * 33 MB, 11 us at 2.9 TB/s). The one-kernel Gaussian moves those bytes
- * and ~1.3x the row sums' work; the two passes add a write and a read of
+ * and ~1.2x the row sums' work; the two passes add a write and a read of
  * 4 bytes a sample for the scratch plane. Either way the direct sums cost
  * 2 r + 1 operations an output a pass (time grows with sigma). Access of
  * the two passes: up to radius 64 (sigma 21) they stage a tile and its
@@ -458,6 +458,34 @@ stream_out_steps (const StreamArgs & a, int by)
   return (stream_out_rows (a, by) + STREAM_STEP - 1) / STREAM_STEP;
 }
 
+/* Steps of the block (LAG more than its output steps), and the rows of
+ * sums its outputs reach (from the first, R above the run) */
+template < int R > B16 int
+stream_steps (const StreamArgs & a, int by)
+{
+  return stream_out_steps (a, by) + StreamGeometry < R >::LAG;
+}
+
+template < int R > B16 int
+stream_needed (const StreamArgs & a, int by)
+{
+  return stream_out_rows (a, by) + 2 * R;
+}
+
+/* 16 bytes from global memory (read-only for the kernel's life) */
+B16 uint4
+stream_load16 (const uint8_t * p)
+{
+#ifdef __CUDA_ARCH__
+  return __ldg ((const uint4 *) p);
+#else
+  uint4 q;
+
+  memcpy (&q, p, 16);
+  return q;
+#endif
+}
+
 /* Column of chunk @q of a step's rows, and whether it lies inside the
  * plane's row */
 B16 int
@@ -509,8 +537,7 @@ template < int R > B16 void
 stream_fetch (const StreamArgs & a, StreamHeld & h, bool interior, int bx,
     int by, int i, int tid)
 {
-  /* the rows of sums the run's outputs reach (stream_rows') */
-  const int needed = stream_out_rows (a, by) + 2 * R;
+  const int needed = stream_needed < R > (a, by);
 
   if (interior) {
     const unsigned first = (unsigned) (by * a.run - R + i * STREAM_STEP) *
@@ -522,14 +549,9 @@ UNROLL
 
       h.q[m] = make_uint4 (0, 0, 0, 0);
       if (q < STREAM_CHUNKS && stream_row_needed (i, q, needed)) {
-        const uint8_t *p = a.src.data + (first + (unsigned) (q /
-                STREAM_CHUNKS_ROW) * a.src.pitch + (unsigned) (q %
-                STREAM_CHUNKS_ROW) * 16);
-#ifdef __CUDA_ARCH__
-        h.q[m] = __ldg ((const uint4 *) p);
-#else
-        memcpy (&h.q[m], p, 16);
-#endif
+        h.q[m] = stream_load16 (a.src.data + (first + (unsigned) (q /
+                    STREAM_CHUNKS_ROW) * a.src.pitch + (unsigned) (q %
+                    STREAM_CHUNKS_ROW) * 16));
       }
     }
     return;
@@ -541,13 +563,8 @@ UNROLL
     h.q[m] = make_uint4 (0, 0, 0, 0);
     if (q < STREAM_CHUNKS && stream_row_needed (i, q, needed)
         && stream_chunk_inside (a.src, x)) {
-      const uint8_t *p = a.src.data + (size_t) stream_row < R > (a, by, i,
-          q / STREAM_CHUNKS_ROW) * a.src.pitch + (size_t) x * 2;
-#ifdef __CUDA_ARCH__
-      h.q[m] = __ldg ((const uint4 *) p);
-#else
-      memcpy (&h.q[m], p, 16);
-#endif
+      h.q[m] = stream_load16 (a.src.data + (size_t) stream_row < R > (a, by,
+              i, q / STREAM_CHUNKS_ROW) * a.src.pitch + (size_t) x * 2);
     }
   }
 }
@@ -734,8 +751,8 @@ gaussian_stream (StreamArgs a, const double *__restrict__ wx,
   StreamHeld h;
   const int tid = threadIdx.x, bx = blockIdx.x, by = blockIdx.y;
   const bool border = stream_border (a.src, bx);
-  const int steps = stream_out_steps (a, by) + G::LAG;
-  const int needed = stream_out_rows (a, by) + 2 * R;
+  const int steps = stream_steps < R > (a, by);
+  const int needed = stream_needed < R > (a, by);
   const bool interior = stream_interior < R > (a, bx, by, steps);
 
   stream_taps < R > (a, s, wx, wy, tid);
@@ -767,6 +784,13 @@ stream_radius (int rx, int ry)
     if (r <= radii[i])
       return radii[i];
   return 0;
+}
+
+/* Whether the fused kernel takes @src at these radii */
+static bool
+stream_takes (const CfxPlane & src, int rx, int ry)
+{
+  return stream_radius (rx, ry) && stream_vectors (src);
 }
 
 /* @f (std::integral_constant < int, R > ()) for the kernel's R of @r (a
@@ -820,8 +844,8 @@ stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
   for (unsigned by = 0; by < grid.y; by++)
     for (unsigned bx = 0; bx < grid.x; bx++) {
       const bool border = stream_border (a.src, bx);
-      const int steps = stream_out_steps (a, by) + G::LAG;
-      const int needed = stream_out_rows (a, by) + 2 * R;
+      const int steps = stream_steps < R > (a, by);
+      const int needed = stream_needed < R > (a, by);
       const bool interior = stream_interior < R > (a, bx, by, steps);
 
       /* what a block's shared memory may hold before it writes: NaN */
@@ -864,7 +888,7 @@ cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
     run > 0 ? run : stream_run (src, wave)
   };
 
-  if (!stream_vectors (src) || !stream_radius (rx, ry))
+  if (!stream_takes (src, rx, ry))
     return 0;
   return stream_at_radius (stream_radius (rx, ry), [&](auto r) {
         stream_emulate < decltype (r)::value > (a, wx, wy);
@@ -1023,7 +1047,7 @@ launch_sub (const CfxBlur16 * s, cudaStream_t stream)
       s->sigma_x, wy, ry, s->sigma_y);
   if (err != cudaSuccess)
     return err;
-  if (stream_radius (rx, ry) && stream_vectors (s->src)
+  if (stream_takes (s->src, rx, ry)
       && __atomic_load_n (&use_fused, __ATOMIC_RELAXED))
     return launch_stream (s, rx, ry, (const double *) wx,
         (const double *) wy, stream);
