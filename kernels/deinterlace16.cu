@@ -783,22 +783,143 @@ yadif_lanes_fill (YadifLanes & w, const Comp16 & c, int a, int b, int x,
   w.np = absdiff2 (lanes_at (c, N, x, y + 1), w.cp[2]);
 }
 
+/* The rows a step of the window takes in, as lanes: C's row y + 1 around
+ * the pair (yadif_lanes_row's five words), A and B at y + 2, P and N at
+ * y + 1 */
+struct LanesStep
+{
+  u32 c[5], a, b, p, n;
+};
+
+D16 void
+yadif_lanes_load (LanesStep & s, const Comp16 & c, int a, int b, int x,
+    int y)
+{
+  yadif_lanes_row (c, x, y + 1, s.c);
+  s.a = lanes_at (c, a, x, y + 2);
+  s.b = lanes_at (c, b, x, y + 2);
+  s.p = lanes_at (c, P, x, y + 1);
+  s.n = lanes_at (c, N, x, y + 1);
+}
+
+/* from row y - 2 to row y: the rows of @s slide in */
+D16 void
+yadif_lanes_push (YadifLanes & w, const LanesStep & s)
+{
+  for (int i = 0; i < 5; i++) {
+    w.cm[i] = w.cp[i];
+    w.cp[i] = s.c[i];
+  }
+  w.d[0] = w.d[1];
+  w.d[1] = w.d[2];
+  w.td[0] = w.td[1];
+  w.d[2] = half2 (add2 (s.a, s.b));
+  w.td[1] = absdiff2 (s.a, s.b);
+  w.pm = w.pp;
+  w.nm = w.np;
+  w.pp = absdiff2 (s.p, w.cp[2]);
+  w.np = absdiff2 (s.n, w.cp[2]);
+}
+
+/* A pair's rows as pointers that move two rows a step, for P, C and N of
+ * one pitch: the steps read no bounds and no field of the launch's
+ * components, which the kernel would load from its parameters (indexed
+ * by the thread's component) at every use. C's five words are read
+ * whole, at columns x - 4 .. x + 5 whatever x is: a step reads C's rows 5
+ * to h - 3, so the words before a row's first column and past its last
+ * lie in the rows around it, and only the direction search reads them,
+ * in lanes it does not take (yadif_lanes_row). */
+struct LanesRows
+{
+  const uint8_t *c, *p, *n;     /* the next step's C (at column x - 4), P
+                                 * and N: row y + 1 of that step */
+  const uint8_t *a, *b;         /* its A and B: row y + 2 */
+  uint8_t *dst;                 /* the output row y of this step */
+  int pitch, dst_pitch, shift;
+  u32 keep;                     /* the significant bits of both lanes */
+};
+
+/* whether a thread of @c takes yadif_lanes_rows () */
+D16 bool
+lanes_one_pitch (const Comp16 & c)
+{
+  return c.pitch[P] == c.pitch[C] && c.pitch[C] == c.pitch[N];
+}
+
+/* the rows after yadif_lanes_fill (..., y) */
+D16 LanesRows
+yadif_lanes_rows (const Comp16 & c, int a, int b, int x, int y)
+{
+  LanesRows r;
+  size_t col = (size_t) x * 2, pitch = (size_t) c.pitch[C];
+
+  r.c = c.frame[C] + (y + 3) * pitch + col - 8;
+  r.p = c.frame[P] + (y + 3) * pitch + col;
+  r.n = c.frame[N] + (y + 3) * pitch + col;
+  r.a = c.frame[a] + (y + 4) * pitch + col;
+  r.b = c.frame[b] + (y + 4) * pitch + col;
+  r.dst = c.dst + (size_t) y * c.dst_pitch + col;
+  r.pitch = c.pitch[C];
+  r.dst_pitch = c.dst_pitch;
+  r.shift = c.shift;
+  r.keep = c.mask * 0x10001u;
+  return r;
+}
+
+D16 u32
+load_word (const uint8_t * p)
+{
+#ifdef __CUDA_ARCH__
+  return __ldg ((const unsigned *) p);
+#else
+  return *(const unsigned *) p;
+#endif
+}
+
+/* the next step's rows into @s as read (yadif_lanes_rows_lanes () takes
+ * their significant bits where they are used, so that nothing waits for
+ * the loads before the step that needs them), and the pointers on to the
+ * step after */
+D16 void
+yadif_lanes_rows_load (LanesStep & s, LanesRows & r)
+{
+  UNROLL for (int i = 0; i < 5; i++)
+    s.c[i] = load_word (r.c + 4 * i);
+  s.a = load_word (r.a);
+  s.b = load_word (r.b);
+  s.p = load_word (r.p);
+  s.n = load_word (r.n);
+  r.c += 2 * r.pitch;
+  r.p += 2 * r.pitch;
+  r.n += 2 * r.pitch;
+  r.a += 2 * r.pitch;
+  r.b += 2 * r.pitch;
+}
+
+/* the significant bits of yadif_lanes_rows_load ()'s words, as lanes */
+D16 LanesStep
+yadif_lanes_rows_lanes (const LanesStep & s, const LanesRows & r)
+{
+  LanesStep v;
+
+  for (int i = 0; i < 5; i++)
+    v.c[i] = s.c[i] >> r.shift & r.keep;
+  v.a = s.a >> r.shift & r.keep;
+  v.b = s.b >> r.shift & r.keep;
+  v.p = s.p >> r.shift & r.keep;
+  v.n = s.n >> r.shift & r.keep;
+  return v;
+}
+
 /* from row y - 2 to row y: the rows that slide in */
 D16 void
 yadif_lanes_slide (YadifLanes & w, const Comp16 & c, int a, int b, int x,
     int y)
 {
-  for (int i = 0; i < 5; i++)
-    w.cm[i] = w.cp[i];
-  yadif_lanes_row (c, x, y + 1, w.cp);
-  w.d[0] = w.d[1];
-  w.d[1] = w.d[2];
-  w.td[0] = w.td[1];
-  yadif_lanes_ab (w, c, a, b, x, y + 2, 2);
-  w.pm = w.pp;
-  w.nm = w.np;
-  w.pp = absdiff2 (lanes_at (c, P, x, y + 1), w.cp[2]);
-  w.np = absdiff2 (lanes_at (c, N, x, y + 1), w.cp[2]);
+  LanesStep s;
+
+  yadif_lanes_load (s, c, a, b, x, y);
+  yadif_lanes_push (w, s);
 }
 
 /* yadif_value () of both columns; @inside: 0xffff in the lanes whose
@@ -848,6 +969,33 @@ store_lanes (const Comp16 & c, int x, int y, u32 v)
 {
   *(u32 *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * 2) =
       v << c.shift;
+}
+
+/* yadif's steps of a pair from row y (its window filled) to @end;
+ * returns the row after them. Each step's rows are loaded a step ahead,
+ * before the arithmetic of the step they follow. */
+D16 int
+yadif_lanes_steps (YadifLanes & w, LanesRows r, u32 inside, bool check,
+    int y, int end, int r1)
+{
+  LanesStep s = { };
+  int steps = (end - y + 1) / 2;
+
+  if (steps > 1)
+    yadif_lanes_rows_load (s, r);
+  /* two steps an iteration: the window's registers trade places instead
+   * of moving */
+  UNROLL_TWICE for (int k = 0; k < steps; k++) {
+    *(u32 *) r.dst = yadif_lanes_value (w, inside, check) << r.shift;
+    if (y + 2 * k + 1 < r1)
+      *(u32 *) (r.dst + r.dst_pitch) = w.cp[2] << r.shift;
+    r.dst += 2 * r.dst_pitch;
+    if (k + 1 < steps)
+      yadif_lanes_push (w, yadif_lanes_rows_lanes (s, r));
+    if (k + 2 < steps)
+      yadif_lanes_rows_load (s, r);
+  }
+  return y + 2 * steps;
 }
 
 D16 void
@@ -923,15 +1071,20 @@ strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
           | (3 <= x + 1 && x + 1 < c.width - 3 ? 0xffff0000u : 0);
 
       yadif_lanes_fill (w, c, a, b, x, y);
-      for (;;) {
-        store_lanes (c, x, y, yadif_lanes_value (w, inside,
-                f.spatial_check));
-        if (y + 1 < r1)
-          store_lanes (c, x, y + 1, w.cp[2]);
-        y += 2;
-        if (y >= end)
-          break;
-        yadif_lanes_slide (w, c, a, b, x, y);
+      if (lanes_one_pitch (c)) {
+        y = yadif_lanes_steps (w, yadif_lanes_rows (c, a, b, x, y), inside,
+            f.spatial_check, y, end, r1);
+      } else {
+        for (;;) {
+          store_lanes (c, x, y, yadif_lanes_value (w, inside,
+                  f.spatial_check));
+          if (y + 1 < r1)
+            store_lanes (c, x, y + 1, w.cp[2]);
+          y += 2;
+          if (y >= end)
+            break;
+          yadif_lanes_slide (w, c, a, b, x, y);
+        }
       }
     } else {
       BwdifWindow w[2];

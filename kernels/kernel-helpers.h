@@ -29,9 +29,11 @@ cfx_launch (void (*kernel) (Params...), dim3 grid, dim3 block,
 #ifdef __CUDA_ARCH__
 #define UNROLL _Pragma ("unroll")
 #define NO_UNROLL _Pragma ("unroll 1")
+#define UNROLL_TWICE _Pragma ("unroll 2")
 #else
 #define UNROLL
 #define NO_UNROLL
+#define UNROLL_TWICE
 #endif
 
 /* Devices whose answers cfx_wave_blocks keeps */

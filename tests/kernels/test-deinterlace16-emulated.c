@@ -10,7 +10,8 @@
  * 12 and 16 bits; a planar plane and two components sharing a plane (P010's
  * UV, step 4); minimum, odd and even sizes, every width from 1 to 40 at
  * heights from each method's minimum; planes and pitches 4-byte aligned
- * (two columns a thread) and only 2-byte aligned (one column a thread);
+ * (two columns a thread), with one frame's pitch unlike the others', and
+ * only 2-byte aligned (one column a thread);
  * random, extreme (0 and the largest value in stripes) and smooth
  * content. Input words carry random unused bits; output words must have
  * them 0, and nothing outside the samples may be written. Then the GPU's
@@ -83,12 +84,14 @@ content (int kind, int f, int k, int x, int y, int max)
  * 4, at byte offsets 0 and 2) of @w x @h samples. @align: 0, every plane
  * and pitch 4-byte aligned (planar: two columns a thread); 1, pitches 2
  * bytes past a multiple of 4; 2, aligned pitches, one frame's plane 2
- * bytes in (1 and 2: one column a thread) */
+ * bytes in (1 and 2: one column a thread); 3, as 0 but with N's pitch 4
+ * bytes longer than the others' (the two-column yadif's steps for frames
+ * of more than one pitch) */
 static void
 run_case_aligned (int w, int h, int depth, int shift, int n_comps, int kind,
     const CfxDeintField * field, int target_threads, int align)
 {
-  int step = 2 * n_comps, pitch = w * step + 6;
+  int step = 2 * n_comps, pitch = w * step + 6, fpitch[3];
   size_t bytes;
   uint8_t *frames[3], *dst, *mem[4];
   int moved = align == 2 ? (w + h) % 4 : -1;
@@ -105,12 +108,14 @@ run_case_aligned (int w, int h, int depth, int shift, int n_comps, int kind,
 
   pitch += align == 1 ? 2 - pitch % 4 + (pitch % 4 > 2 ? 4 : 0) : pitch % 4;
   bytes = (size_t) pitch * h;
+  for (f = 0; f < 3; f++)
+    fpitch[f] = pitch + (align == 3 && f == 2 ? 4 : 0);
   for (f = 0; f < 4; f++)
-    mem[f] = malloc (bytes + 2);
+    mem[f] = malloc ((f < 3 ? (size_t) fpitch[f] * h : bytes) + 2);
   dst = mem[3] + 2 * (moved == 3);
   for (f = 0; f < 3; f++) {
     frames[f] = mem[f] + 2 * (moved == f);
-    for (size_t i = 0; i < bytes; i++)
+    for (size_t i = 0; i < (size_t) fpitch[f] * h; i++)
       frames[f][i] = (uint8_t) rng ();
     for (k = 0; k < n_comps; k++) {
       ref_in[f][k] = malloc (sizeof (uint16_t) * w * h);
@@ -120,7 +125,7 @@ run_case_aligned (int w, int h, int depth, int shift, int n_comps, int kind,
           /* the unused bits of the word random */
           unsigned junk = rng () & ~((unsigned) max << shift) & 0xffff;
           unsigned word = (unsigned) v << shift | junk;
-          uint8_t *p = frames[f] + (size_t) y * pitch + x * step + 2 * k;
+          uint8_t *p = frames[f] + (size_t) y * fpitch[f] + x * step + 2 * k;
 
           p[0] = (uint8_t) word;
           p[1] = (uint8_t) (word >> 8);
@@ -139,6 +144,7 @@ run_case_aligned (int w, int h, int depth, int shift, int n_comps, int kind,
     comps[k].prev.data = frames[0] + 2 * k;
     comps[k].cur.data = frames[1] + 2 * k;
     comps[k].next.data = frames[2] + 2 * k;
+    comps[k].next.pitch = fpitch[2];
     comps[k].dst.data = dst + 2 * k;
   }
   if (shape.wave > 0) {
@@ -274,8 +280,9 @@ main (void)
 
   /* every width from 1 to 40 (two columns a thread with a last column
    * alone at odd widths, the sides' columns, the direction search's
-   * limits), heights from each method's minimum, 4-byte aligned and not
-   * (one column a thread), strips long and short */
+   * limits), heights from each method's minimum, 4-byte aligned (N's
+   * pitch too, and not) and not (one column a thread), strips long and
+   * short */
   for (int w = 1; w <= 40; w++)
     for (unsigned m = 0; m < sizeof methods / sizeof methods[0]; m++) {
       int min_w, min_h;
@@ -285,7 +292,7 @@ main (void)
       if (w < min_w)
         continue;
       for (int h = min_h; h <= min_h + 9; h += h < min_h + 4 ? 1 : 5)
-        for (int align = 0; align < 3; align++)
+        for (int align = 0; align < 4; align++)
           for (unsigned t = 0; t < 3; t++) {
             int i = (int) (w + h + m + align + t);
             CfxDeintField field = { (CfxDeintMethod) methods[m][0], i & 1,
