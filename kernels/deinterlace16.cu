@@ -88,6 +88,16 @@
 namespace
 {
 
+/* What a thread of a component owns: one column, two (x and x + 1), or
+ * column x of this component and of the next, its twin, which shares its
+ * words (P010's U and V: the launch gives the twin no threads) */
+enum
+{
+  OWNS_ONE_COLUMN,
+  OWNS_TWO_COLUMNS,
+  OWNS_TWINS,
+};
+
 /* One component of the three input frames and the output */
 struct Comp16
 {
@@ -98,8 +108,11 @@ struct Comp16
   int step, width, height;
   unsigned mask;                /* (1 << depth) - 1 */
   int shift, max;
-  int pair;                     /* a thread owns two columns (step 2, every
-                                 * plane's data and pitch 4-byte aligned) */
+  int pair;                     /* what a thread owns: OWNS_ONE_COLUMN,
+                                 * OWNS_TWO_COLUMNS (step 2, every plane's
+                                 * data and pitch 4-byte aligned) or
+                                 * OWNS_TWINS (yadif) */
+  int twin;                     /* the second of OWNS_TWINS: no threads */
 };
 
 struct Field16
@@ -169,13 +182,14 @@ store (const Comp16 & c, int x, int y, int v)
       (uint16_t) ((unsigned) v << c.shift);
 }
 
-/* The 32-bit word holding samples x and x + 1 (x even, x + 1 < width) of
- * row y of frame f, as read (a pair component: step 2, 4-byte aligned) */
-D16 unsigned
+/* The 32-bit word holding the pair x of row y of frame f, as read: samples
+ * x and x + 1 (x even, x + 1 < width) of an OWNS_TWO_COLUMNS component,
+ * or both twins at x (T) */
+template < bool T = false > D16 unsigned
 word_at (const Comp16 & c, int f, int x, int y)
 {
   const unsigned *p = (const unsigned *) (c.frame[f] +
-      (size_t) y * c.pitch[f] + (size_t) x * 2);
+      (size_t) y * c.pitch[f] + (size_t) x * (T ? 4 : 2));
 #ifdef __CUDA_ARCH__
   return __ldg (p);
 #else
@@ -183,7 +197,7 @@ word_at (const Comp16 & c, int f, int x, int y)
 #endif
 }
 
-/* samples x and x + 1 of row y of frame f, significant bits */
+/* the pair x of row y of frame f, significant bits */
 D16 void
 at2 (const Comp16 & c, int f, int x, int y, int *v0, int *v1)
 {
@@ -193,21 +207,21 @@ at2 (const Comp16 & c, int f, int x, int y, int *v0, int *v1)
   *v1 = (int) (word >> (16 + c.shift) & c.mask);
 }
 
-D16 void
+template < bool T = false > D16 void
 store2 (const Comp16 & c, int x, int y, int v0, int v1)
 {
-  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * 2) =
+  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * (T ? 4 : 2)) =
       (unsigned) v0 << c.shift | (unsigned) v1 << (16 + c.shift);
 }
 
-/* row y of C copied to the output at columns x and x + 1 */
-D16 void
+/* row y of C copied to the output at the pair x */
+template < bool T = false > D16 void
 copy2 (const Comp16 & c, int x, int y)
 {
   unsigned keep = c.mask << c.shift;
 
-  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * 2) =
-      word_at (c, C, x, y) & (keep | keep << 16);
+  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * (T ? 4 : 2)) =
+      word_at < T > (c, C, x, y) & (keep | keep << 16);
 }
 
 /* ---- the arithmetic, on the samples a stencil reads ------------------- */
@@ -693,11 +707,17 @@ yadif_pairs (const Comp16 & c)
   return c.pair && c.mask >> YADIF_LANES_MAX_DEPTH == 0;
 }
 
-/* row y of frame f at columns x and x + 1 (x even) as lanes */
-D16 u32
+/* Lane words: the pair at x as one 32-bit word, lane 0 and lane 1. Two
+ * columns (T false, OWNS_TWO_COLUMNS): columns x and x + 1 (x even) of a
+ * planar component. Twins (T true, OWNS_TWINS): the two components of
+ * P010's UV plane (step 4, at bytes 0 and 2) at column x, U in lane 0 and
+ * V in lane 1. */
+
+/* row y of frame f at the pair x as lanes */
+template < bool T > D16 u32
 lanes_at (const Comp16 & c, int f, int x, int y)
 {
-  return word_at (c, f, x, y) >> c.shift & c.mask * 0x10001u;
+  return word_at < T > (c, f, x, y) >> c.shift & c.mask * 0x10001u;
 }
 
 D16 u32
@@ -706,30 +726,36 @@ absdiff2 (u32 a, u32 b)
   return max2 (sub2 (a, b), sub2 (b, a));
 }
 
-/* C's row y around the pair at x as five lane words: k[i] holds columns
- * x - 4 + 2 i and x - 3 + 2 i, read as aligned words; a last column alone
- * in its word (odd width) is read as 16 bits, and columns outside the
- * plane read 0: the direction search, the only reader of columns other
- * than x and x + 1, runs only where 3 <= x' < width - 3 for the sample x'
- * it serves (its lane's mask), so it never uses them */
-D16 void
+/* C's lane words a row holds around the pair: five aligned words of two
+ * columns (x - 4 .. x + 5), or seven of twins (x - 3 .. x + 3) */
+template < bool T > constexpr int LANE_WORDS = T ? 7 : 5;
+
+/* C's row y around the pair at x as LANE_WORDS words: k[i] holds columns
+ * x - 4 + 2 i and x - 3 + 2 i (two columns; a last column alone in its
+ * word, odd width, is read as 16 bits) or column x - 3 + i (twins).
+ * Columns outside the plane read 0: the direction search, the only reader
+ * of columns other than x's, runs only where 3 <= x' < width - 3 for the
+ * sample x' it serves (its lane's mask), so it never uses them */
+template < bool T > D16 void
 yadif_lanes_row (const Comp16 & c, int x, int y, u32 * k)
 {
-  UNROLL for (int i = 0; i < 5; i++) {
-    int xw = x - 4 + 2 * i;
+  UNROLL for (int i = 0; i < LANE_WORDS < T >; i++) {
+    int xw = T ? x - 3 + i : x - 4 + 2 * i;
 
     k[i] = 0;
-    if (xw >= 0 && xw + 1 < c.width)
-      k[i] = lanes_at (c, C, xw, y);
-    else if (xw >= 0 && xw < c.width)
+    if (xw >= 0 && xw + !T < c.width)
+      k[i] = lanes_at < T > (c, C, xw, y);
+    else if (!T && xw >= 0 && xw < c.width)
       k[i] = (u32) at (c, C, xw, y);
   }
 }
 
-/* columns x + J and x + 1 + J (-3 <= J <= 3) of such a row */
-template < int J > D16 u32
+/* the pair at x + J (-3 <= J <= 3) of such a row */
+template < int J, bool T > D16 u32
 lanes_shifted (const u32 * k)
 {
+  if (T)
+    return k[J + 3];
   if (J & 1)
     return prmt (k[(J + 3) >> 1], k[(J + 5) >> 1], 0x5432);
   return k[(J + 4) >> 1];
@@ -738,75 +764,75 @@ lanes_shifted (const u32 * k)
 /* yadif's window for the pair at interpolated row y, as lanes: C's rows
  * y - 1 and y + 1, the means and differences of A and B at y - 2, y and
  * y + 2, |P - C| and |N - C| at y - 1 and y + 1 */
-struct YadifLanes
+template < bool T > struct YadifLanes
 {
-  u32 cm[5], cp[5];
+  u32 cm[LANE_WORDS < T >], cp[LANE_WORDS < T >];
   u32 d[3];                     /* (A + B) >> 1 */
   u32 td[2];                    /* |A - B| at y and y + 2 */
   u32 pm, nm, pp, np;
 };
 
 /* the direction J's cost: three column pairs across the missing row */
-template < int J > D16 u32
-lanes_cost (const YadifLanes & w)
+template < int J, bool T > D16 u32
+lanes_cost (const YadifLanes < T > &w)
 {
-  return add2 (add2 (absdiff2 (lanes_shifted < J - 1 > (w.cm),
-              lanes_shifted < -J - 1 > (w.cp)),
-          absdiff2 (lanes_shifted < J > (w.cm), lanes_shifted < -J > (w.cp))),
-      absdiff2 (lanes_shifted < J + 1 > (w.cm),
-          lanes_shifted < 1 - J > (w.cp)));
+  return add2 (add2 (absdiff2 (lanes_shifted < J - 1, T > (w.cm),
+              lanes_shifted < -J - 1, T > (w.cp)),
+          absdiff2 (lanes_shifted < J, T > (w.cm),
+              lanes_shifted < -J, T > (w.cp))),
+      absdiff2 (lanes_shifted < J + 1, T > (w.cm),
+          lanes_shifted < 1 - J, T > (w.cp)));
 }
 
 /* A and B at row r into the window's mean k (and difference, k > 0) */
-D16 void
-yadif_lanes_ab (YadifLanes & w, const Comp16 & c, int a, int b, int x,
+template < bool T > D16 void
+yadif_lanes_ab (YadifLanes < T > &w, const Comp16 & c, int a, int b, int x,
     int r, int k)
 {
-  u32 va = lanes_at (c, a, x, r), vb = lanes_at (c, b, x, r);
+  u32 va = lanes_at < T > (c, a, x, r), vb = lanes_at < T > (c, b, x, r);
 
   w.d[k] = half2 (add2 (va, vb));
   if (k > 0)
     w.td[k - 1] = absdiff2 (va, vb);
 }
 
-D16 void
-yadif_lanes_fill (YadifLanes & w, const Comp16 & c, int a, int b, int x,
-    int y)
+template < bool T > D16 void
+yadif_lanes_fill (YadifLanes < T > &w, const Comp16 & c, int a, int b,
+    int x, int y)
 {
-  yadif_lanes_row (c, x, y - 1, w.cm);
-  yadif_lanes_row (c, x, y + 1, w.cp);
+  yadif_lanes_row < T > (c, x, y - 1, w.cm);
+  yadif_lanes_row < T > (c, x, y + 1, w.cp);
   for (int k = 0; k < 3; k++)
     yadif_lanes_ab (w, c, a, b, x, y - 2 + 2 * k, k);
-  w.pm = absdiff2 (lanes_at (c, P, x, y - 1), w.cm[2]);
-  w.nm = absdiff2 (lanes_at (c, N, x, y - 1), w.cm[2]);
-  w.pp = absdiff2 (lanes_at (c, P, x, y + 1), w.cp[2]);
-  w.np = absdiff2 (lanes_at (c, N, x, y + 1), w.cp[2]);
+  w.pm = absdiff2 (lanes_at < T > (c, P, x, y - 1), lanes_shifted < 0, T > (w.cm));
+  w.nm = absdiff2 (lanes_at < T > (c, N, x, y - 1), lanes_shifted < 0, T > (w.cm));
+  w.pp = absdiff2 (lanes_at < T > (c, P, x, y + 1), lanes_shifted < 0, T > (w.cp));
+  w.np = absdiff2 (lanes_at < T > (c, N, x, y + 1), lanes_shifted < 0, T > (w.cp));
 }
 
 /* The rows a step of the window takes in, as lanes: C's row y + 1 around
- * the pair (yadif_lanes_row's five words), A and B at y + 2, P and N at
- * y + 1 */
-struct LanesStep
+ * the pair (yadif_lanes_row's words), A and B at y + 2, P and N at y + 1 */
+template < bool T > struct LanesStep
 {
-  u32 c[5], a, b, p, n;
+  u32 c[LANE_WORDS < T >], a, b, p, n;
 };
 
-D16 void
-yadif_lanes_load (LanesStep & s, const Comp16 & c, int a, int b, int x,
+template < bool T > D16 void
+yadif_lanes_load (LanesStep < T > &s, const Comp16 & c, int a, int b, int x,
     int y)
 {
-  yadif_lanes_row (c, x, y + 1, s.c);
-  s.a = lanes_at (c, a, x, y + 2);
-  s.b = lanes_at (c, b, x, y + 2);
-  s.p = lanes_at (c, P, x, y + 1);
-  s.n = lanes_at (c, N, x, y + 1);
+  yadif_lanes_row < T > (c, x, y + 1, s.c);
+  s.a = lanes_at < T > (c, a, x, y + 2);
+  s.b = lanes_at < T > (c, b, x, y + 2);
+  s.p = lanes_at < T > (c, P, x, y + 1);
+  s.n = lanes_at < T > (c, N, x, y + 1);
 }
 
 /* from row y - 2 to row y: the rows of @s slide in */
-D16 void
-yadif_lanes_push (YadifLanes & w, const LanesStep & s)
+template < bool T > D16 void
+yadif_lanes_push (YadifLanes < T > &w, const LanesStep < T > &s)
 {
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < LANE_WORDS < T >; i++) {
     w.cm[i] = w.cp[i];
     w.cp[i] = s.c[i];
   }
@@ -817,22 +843,22 @@ yadif_lanes_push (YadifLanes & w, const LanesStep & s)
   w.td[1] = absdiff2 (s.a, s.b);
   w.pm = w.pp;
   w.nm = w.np;
-  w.pp = absdiff2 (s.p, w.cp[2]);
-  w.np = absdiff2 (s.n, w.cp[2]);
+  w.pp = absdiff2 (s.p, lanes_shifted < 0, T > (w.cp));
+  w.np = absdiff2 (s.n, lanes_shifted < 0, T > (w.cp));
 }
 
 /* A pair's rows as pointers that move two rows a step, for P, C and N of
  * one pitch: the steps read no bounds and no field of the launch's
  * components, which the kernel would load from its parameters (indexed
- * by the thread's component) at every use. C's five words are read
- * whole, at columns x - 4 .. x + 5 whatever x is: a step reads C's rows 5
- * to h - 3, so the words before a row's first column and past its last
- * lie in the rows around it, and only the direction search reads them,
- * in lanes it does not take (yadif_lanes_row). */
+ * by the thread's component) at every use. C's words are read whole, all
+ * of yadif_lanes_row's whatever x is: a step reads C's rows 5 to h - 3,
+ * so the words before a row's first column and past its last lie in the
+ * rows around it, and only the direction search reads them, in lanes it
+ * does not take. */
 struct LanesRows
 {
-  const uint8_t *c, *p, *n;     /* the next step's C (at column x - 4), P
-                                 * and N: row y + 1 of that step */
+  const uint8_t *c, *p, *n;     /* the next step's C (at its first lane
+                                 * word), P and N: row y + 1 of that step */
   const uint8_t *a, *b;         /* its A and B: row y + 2 */
   uint8_t *dst;                 /* the output row y of this step */
   int pitch, dst_pitch, shift;
@@ -847,13 +873,13 @@ lanes_one_pitch (const Comp16 & c)
 }
 
 /* the rows after yadif_lanes_fill (..., y) */
-D16 LanesRows
+template < bool T > D16 LanesRows
 yadif_lanes_rows (const Comp16 & c, int a, int b, int x, int y)
 {
   LanesRows r;
-  size_t col = (size_t) x * 2, pitch = (size_t) c.pitch[C];
+  size_t col = (size_t) x * (T ? 4 : 2), pitch = (size_t) c.pitch[C];
 
-  r.c = c.frame[C] + (y + 3) * pitch + col - 8;
+  r.c = c.frame[C] + (y + 3) * pitch + col - (T ? 12 : 8);
   r.p = c.frame[P] + (y + 3) * pitch + col;
   r.n = c.frame[N] + (y + 3) * pitch + col;
   r.a = c.frame[a] + (y + 4) * pitch + col;
@@ -880,10 +906,10 @@ load_word (const uint8_t * p)
  * their significant bits where they are used, so that nothing waits for
  * the loads before the step that needs them), and the pointers on to the
  * step after */
-D16 void
-yadif_lanes_rows_load (LanesStep & s, LanesRows & r)
+template < bool T > D16 void
+yadif_lanes_rows_load (LanesStep < T > &s, LanesRows & r)
 {
-  UNROLL for (int i = 0; i < 5; i++)
+  UNROLL for (int i = 0; i < LANE_WORDS < T >; i++)
     s.c[i] = load_word (r.c + 4 * i);
   s.a = load_word (r.a);
   s.b = load_word (r.b);
@@ -897,12 +923,12 @@ yadif_lanes_rows_load (LanesStep & s, LanesRows & r)
 }
 
 /* the significant bits of yadif_lanes_rows_load ()'s words, as lanes */
-D16 LanesStep
-yadif_lanes_rows_lanes (const LanesStep & s, const LanesRows & r)
+template < bool T > D16 LanesStep < T >
+yadif_lanes_rows_lanes (const LanesStep < T > &s, const LanesRows & r)
 {
-  LanesStep v;
+  LanesStep < T > v;
 
-  for (int i = 0; i < 5; i++)
+  for (int i = 0; i < LANE_WORDS < T >; i++)
     v.c[i] = s.c[i] >> r.shift & r.keep;
   v.a = s.a >> r.shift & r.keep;
   v.b = s.b >> r.shift & r.keep;
@@ -912,22 +938,23 @@ yadif_lanes_rows_lanes (const LanesStep & s, const LanesRows & r)
 }
 
 /* from row y - 2 to row y: the rows that slide in */
-D16 void
-yadif_lanes_slide (YadifLanes & w, const Comp16 & c, int a, int b, int x,
-    int y)
+template < bool T > D16 void
+yadif_lanes_slide (YadifLanes < T > &w, const Comp16 & c, int a, int b,
+    int x, int y)
 {
-  LanesStep s;
+  LanesStep < T > s;
 
   yadif_lanes_load (s, c, a, b, x, y);
   yadif_lanes_push (w, s);
 }
 
-/* yadif_value () of both columns; @inside: 0xffff in the lanes whose
+/* yadif_value () of both lanes; @inside: 0xffff in the lanes whose
  * column is far enough from the sides for the direction search */
-D16 u32
-yadif_lanes_value (const YadifLanes & w, u32 inside, bool check)
+template < bool T > D16 u32
+yadif_lanes_value (const YadifLanes < T > &w, u32 inside, bool check)
 {
-  u32 cm = w.cm[2], cp = w.cp[2], d = w.d[1];
+  u32 cm = lanes_shifted < 0, T > (w.cm), cp = lanes_shifted < 0, T > (w.cp);
+  u32 d = w.d[1];
   u32 diff = half2 (max3 (w.td[0], add2 (w.pm, w.pp), add2 (w.nm, w.np)));
   u32 sm2 = lanes_cost < -2 > (w), sm1 = lanes_cost < -1 > (w);
   u32 sp1 = lanes_cost < 1 > (w), sp2 = lanes_cost < 2 > (w);
@@ -944,12 +971,14 @@ yadif_lanes_value (const YadifLanes & w, u32 inside, bool check)
   m1 &= inside;
 
   /* (C[m][x + j] + C[p][x - j]) >> 1 of the winning j */
-  u32 va = blend (p1, blend (p2, lanes_shifted < 2 > (w.cm),
-          lanes_shifted < 1 > (w.cm)), blend (m1, blend (m2,
-              lanes_shifted < -2 > (w.cm), lanes_shifted < -1 > (w.cm)), cm));
-  u32 vb = blend (p1, blend (p2, lanes_shifted < -2 > (w.cp),
-          lanes_shifted < -1 > (w.cp)), blend (m1, blend (m2,
-              lanes_shifted < 2 > (w.cp), lanes_shifted < 1 > (w.cp)), cp));
+  u32 va = blend (p1, blend (p2, lanes_shifted < 2, T > (w.cm),
+          lanes_shifted < 1, T > (w.cm)), blend (m1, blend (m2,
+              lanes_shifted < -2, T > (w.cm), lanes_shifted < -1,
+              T > (w.cm)), cm));
+  u32 vb = blend (p1, blend (p2, lanes_shifted < -2, T > (w.cp),
+          lanes_shifted < -1, T > (w.cp)), blend (m1, blend (m2,
+              lanes_shifted < 2, T > (w.cp), lanes_shifted < 1,
+              T > (w.cp)), cp));
   u32 sp = half2 (add2 (va, vb));
 
   if (check) {
@@ -964,21 +993,22 @@ yadif_lanes_value (const YadifLanes & w, u32 inside, bool check)
   return min2 (max2 (sp, sub2 (d, diff)), add2 (d, diff));
 }
 
-D16 void
+/* the pair x of row y */
+template < bool T > D16 void
 store_lanes (const Comp16 & c, int x, int y, u32 v)
 {
-  *(u32 *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * 2) =
+  *(u32 *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * (T ? 4 : 2)) =
       v << c.shift;
 }
 
 /* yadif's steps of a pair from row y (its window filled) to @end;
  * returns the row after them. Each step's rows are loaded a step ahead,
  * before the arithmetic of the step they follow. */
-D16 int
-yadif_lanes_steps (YadifLanes & w, LanesRows r, u32 inside, bool check,
-    int y, int end, int r1)
+template < bool T > D16 int
+yadif_lanes_steps (YadifLanes < T > &w, LanesRows r, u32 inside,
+    bool check, int y, int end, int r1)
 {
-  LanesStep s = { };
+  LanesStep < T > s = { };
   int steps = (end - y + 1) / 2;
 
   if (steps > 1)
@@ -988,7 +1018,8 @@ yadif_lanes_steps (YadifLanes & w, LanesRows r, u32 inside, bool check,
   UNROLL_TWICE for (int k = 0; k < steps; k++) {
     *(u32 *) r.dst = yadif_lanes_value (w, inside, check) << r.shift;
     if (y + 2 * k + 1 < r1)
-      *(u32 *) (r.dst + r.dst_pitch) = w.cp[2] << r.shift;
+      *(u32 *) (r.dst + r.dst_pitch) = lanes_shifted < 0, T > (w.cp) <<
+          r.shift;
     r.dst += 2 * r.dst_pitch;
     if (k + 1 < steps)
       yadif_lanes_push (w, yadif_lanes_rows_lanes (s, r));
@@ -998,6 +1029,31 @@ yadif_lanes_steps (YadifLanes & w, LanesRows r, u32 inside, bool check,
   return y + 2 * steps;
 }
 
+/* yadif's window rows (lo <= y < end) of the pair at x, two columns or
+ * twins; returns the row after them */
+template < bool T > D16 int
+yadif_lanes_strip (const Comp16 & c, const Field16 & f, int a, int b, int x,
+    int y, int end, int r1)
+{
+  YadifLanes < T > w;
+  u32 inside = T ? (3 <= x && x < c.width - 3 ? 0xffffffffu : 0) :
+      (3 <= x && x < c.width - 3 ? 0xffffu : 0)
+      | (3 <= x + 1 && x + 1 < c.width - 3 ? 0xffff0000u : 0);
+
+  yadif_lanes_fill (w, c, a, b, x, y);
+  if (lanes_one_pitch (c))
+    return yadif_lanes_steps (w, yadif_lanes_rows < T > (c, a, b, x, y),
+        inside, f.spatial_check, y, end, r1);
+  for (;;) {
+    store_lanes < T > (c, x, y, yadif_lanes_value (w, inside, f.spatial_check));
+    if (y + 1 < r1)
+      store_lanes < T > (c, x, y + 1, lanes_shifted < 0, T > (w.cp));
+    y += 2;
+    if (y >= end)
+      return y;
+    yadif_lanes_slide (w, c, a, b, x, y);
+  }
+}
 D16 void
 bwdif_fill2 (BwdifWindow * w, const Comp16 & c, int a, int b, int x, int y)
 {
@@ -1033,29 +1089,33 @@ bwdif_slide2 (BwdifWindow * w, const Comp16 & c, int a, int b, int x, int y)
   at2 (c, N, x, y + 1, &w[0].np, &w[1].np);
 }
 
-/* rows_per_sample for columns x and x + 1 */
-D16 int
-rows_per_sample2 (const Comp16 & c, const Field16 & f, int x, int y,
-    int until, int r1)
+/* rows_per_sample for the pair x; @lane1: the component of lane 1 (@c,
+ * or for twins (T) the next one) */
+template < bool T > D16 int
+rows_per_sample2 (const Comp16 & c, const Comp16 & lane1, const Field16 & f,
+    int x, int y, int until, int r1)
 {
+  int x1 = T ? x : x + 1;
+
   for (; y < until; y += 2) {
-    store2 (c, x, y, output_sample (c, f, x, y), output_sample (c, f, x + 1,
-            y));
+    store2 < T > (c, x, y, output_sample (c, f, x, y), output_sample (T ?
+            lane1 : c, f, x1, y));
     if (y + 1 < r1)
-      copy2 (c, x, y + 1);
+      copy2 < T > (c, x, y + 1);
   }
   return y;
 }
 
-/* strip () for columns x and x + 1 (M: CFX_DEINT_YADIF or
- * CFX_DEINT_BWDIF) */
-template < int M > D16 void
-strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
+/* strip () for the pair x (M: CFX_DEINT_YADIF or CFX_DEINT_BWDIF; twins:
+ * yadif only) */
+template < int M, bool T > D16 void
+strip2 (const Comp16 & c, const Comp16 & lane1, const Field16 & f, int x,
+    int r0, int r1)
 {
   int h = c.height, y = r0, a, b;
 
   if ((y & 1) == f.parity) {
-    copy2 (c, x, y);
+    copy2 < T > (c, x, y);
     y++;
   }
   field_frames (f, &a, &b);
@@ -1063,29 +1123,10 @@ strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
       h - 3, end = imin (r1, hi + 1);
 
   if (y < lo)
-    y = rows_per_sample2 (c, f, x, y, imin (r1, lo), r1);
+    y = rows_per_sample2 < T > (c, lane1, f, x, y, imin (r1, lo), r1);
   if (y < end) {
     if (M == CFX_DEINT_YADIF) {
-      YadifLanes w;
-      u32 inside = (3 <= x && x < c.width - 3 ? 0xffffu : 0)
-          | (3 <= x + 1 && x + 1 < c.width - 3 ? 0xffff0000u : 0);
-
-      yadif_lanes_fill (w, c, a, b, x, y);
-      if (lanes_one_pitch (c)) {
-        y = yadif_lanes_steps (w, yadif_lanes_rows (c, a, b, x, y), inside,
-            f.spatial_check, y, end, r1);
-      } else {
-        for (;;) {
-          store_lanes (c, x, y, yadif_lanes_value (w, inside,
-                  f.spatial_check));
-          if (y + 1 < r1)
-            store_lanes (c, x, y + 1, w.cp[2]);
-          y += 2;
-          if (y >= end)
-            break;
-          yadif_lanes_slide (w, c, a, b, x, y);
-        }
-      }
+      y = yadif_lanes_strip < T > (c, f, a, b, x, y, end, r1);
     } else {
       BwdifWindow w[2];
 
@@ -1102,13 +1143,13 @@ strip2 (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
       }
     }
   }
-  rows_per_sample2 (c, f, x, y, r1, r1);
+  rows_per_sample2 < T > (c, lane1, f, x, y, r1, r1);
 }
 
-/* The component, column and rows of thread (tx, ty) of block @block (a
- * pair component's thread: columns x and x + 1, x even; only PAIRS
- * kernels' launches have pair components); false for a thread past the
- * component's width or height */
+/* The component, column and rows of thread (tx, ty) of block @block (an
+ * OWNS_TWO_COLUMNS component's thread: columns x and x + 1, x even; only PAIRS
+ * kernels' launches have pairs); false for a thread past the component's
+ * width or height */
 template < bool PAIRS > D16 bool
 thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
     int *r0, int *r1)
@@ -1121,7 +1162,7 @@ thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
   *k = i;
   *x = (local % L.blocks_x[i]) * BLOCK_X + tx;
   if (PAIRS)
-    *x <<= L.comp[i].pair;
+    *x <<= L.comp[i].pair == OWNS_TWO_COLUMNS;
   *r0 = ((local / L.blocks_x[i]) * BLOCK_Y + ty) * L.strip;
   h = L.comp[i].height;
   *r1 = imin (*r0 + L.strip, h);
@@ -1139,22 +1180,27 @@ thread_strip (const Launch16 & L, int block, int tx, int ty)
   if (!thread_work < PAIRS > (L, block, tx, ty, &k, &x, &r0, &r1))
     return;
   if constexpr (PAIRS && M >= 0) {
-    if (L.comp[k].pair && x + 1 < L.comp[k].width) {
-      strip2 < M > (L.comp[k], L.f, x, r0, r1);
+    if (L.comp[k].pair == OWNS_TWINS || (L.comp[k].pair == OWNS_TWO_COLUMNS
+            && x + 1 < L.comp[k].width)) {
+      if (M == CFX_DEINT_YADIF && L.comp[k].pair == OWNS_TWINS)
+        strip2 < M, true > (L.comp[k], L.comp[k + 1], L.f, x, r0, r1);
+      else
+        strip2 < M, false > (L.comp[k], L.comp[k], L.f, x, r0, r1);
       return;
     }
   }
   strip < M > (L.comp[k], L.f, x, r0, r1);
 }
 
-template < int M, bool PAIRS > __global__ void __launch_bounds__ (THREADS)
+template < int M, bool PAIRS > __global__ void
+__launch_bounds__ (THREADS, M == CFX_DEINT_YADIF && PAIRS ? 7 : 0)
 deinterlace16 (Launch16 L)
 {
   thread_strip < M, PAIRS > (L, blockIdx.x, threadIdx.x, threadIdx.y);
 }
 
-/* The component as the kernel takes it, or false; pair set where a
- * thread could own two columns */
+/* The component as the kernel takes it, or false; pair OWNS_TWO_COLUMNS
+ * where a thread could own two columns */
 bool
 comp16 (const CfxDeintComponent & in, Comp16 * c)
 {
@@ -1186,8 +1232,41 @@ comp16 (const CfxDeintComponent & in, Comp16 * c)
   c->mask = (1u << d.depth) - 1;
   c->shift = d.shift;
   c->max = (int) c->mask;
-  c->pair = d.step == 2 && bits % 4 == 0;
+  c->pair = d.step == 2 && bits % 4 == 0 ? OWNS_TWO_COLUMNS :
+      OWNS_ONE_COLUMN;
+  c->twin = 0;
   return true;
+}
+
+/* Whether components i and i + 1 are twins for yadif: both taken by
+ * comp16 (), the two of one plane of step 4 at bytes 0 and 2 (P010's U
+ * and V), every plane and pitch 4-byte aligned, at most
+ * YADIF_LANES_MAX_DEPTH bits */
+bool
+twins (const CfxDeintComponent * comps, int n_comps, int i)
+{
+  Comp16 u, v;
+
+  if (i + 1 >= n_comps || !comp16 (comps[i], &u)
+      || !comp16 (comps[i + 1], &v) || u.step != 4 || v.step != 4
+      || u.mask != v.mask || u.shift != v.shift || u.width != v.width
+      || u.height != v.height || u.mask >> YADIF_LANES_MAX_DEPTH != 0
+      || v.dst != u.dst + 2 || v.dst_pitch != u.dst_pitch
+      || ((uintptr_t) u.dst | (uintptr_t) (unsigned) u.dst_pitch) % 4)
+    return false;
+  for (int f = 0; f < 3; f++)
+    if (v.frame[f] != u.frame[f] + 2 || v.pitch[f] != u.pitch[f]
+        || ((uintptr_t) u.frame[f] | (uintptr_t) (unsigned) u.pitch[f]) % 4)
+      return false;
+  return true;
+}
+
+/* A component's threads across a row */
+int
+threads_across (const Comp16 & c)
+{
+  return c.twin ? 0 : c.pair == OWNS_TWO_COLUMNS ? (c.width + 1) / 2 :
+      c.width;
 }
 
 bool
@@ -1252,9 +1331,8 @@ count_blocks (Launch16 * L, int strip)
 
   for (int i = 0; i < L->n_comps; i++) {
     int strips = (L->comp[i].height + strip - 1) / strip;
-    int columns = (L->comp[i].width + L->comp[i].pair) >> L->comp[i].pair;
 
-    L->blocks_x[i] = (columns + BLOCK_X - 1) / BLOCK_X;
+    L->blocks_x[i] = (threads_across (L->comp[i]) + BLOCK_X - 1) / BLOCK_X;
     blocks += (long) L->blocks_x[i] * ((strips + BLOCK_Y - 1) / BLOCK_Y);
   }
   return blocks;
@@ -1262,8 +1340,9 @@ count_blocks (Launch16 * L, int strip)
 
 /* Fills the launch for @target_threads threads and at most @max_blocks
  * blocks (while strips can grow): the shortest even strips that fit;
- * @pairs: two columns a thread where the component allows. Returns the
- * number of blocks, or -1 for components the kernel cannot take. */
+ * @pairs: two columns a thread where the component allows, and yadif's
+ * twins. Returns the number of blocks, or -1 for components the kernel
+ * cannot take. */
 static long
 setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, bool pairs, long target_threads,
@@ -1283,11 +1362,18 @@ setup_launch (Launch16 * L, const CfxDeintComponent * comps, int n_comps,
 
     if (!comp16 (comps[i], c) || c->width < min_w || c->height < min_h)
       return -1;
-    c->pair = pairs && (L->f.method == CFX_DEINT_YADIF ? yadif_pairs (*c) :
-        c->pair);
-    columns_rows += (long) ((c->width + c->pair) >> c->pair) * c->height;
+    if (!pairs || (L->f.method == CFX_DEINT_YADIF && !yadif_pairs (*c)))
+      c->pair = OWNS_ONE_COLUMN;
     max_h = c->height > max_h ? c->height : max_h;
   }
+  for (int i = 0; pairs && L->f.method == CFX_DEINT_YADIF && i < n_comps;
+      i++)
+    if (twins (comps, n_comps, i)) {
+      L->comp[i].pair = OWNS_TWINS;
+      L->comp[++i].twin = 1;
+    }
+  for (int i = 0; i < n_comps; i++)
+    columns_rows += (long) threads_across (L->comp[i]) * L->comp[i].height;
   strip = (columns_rows + target_threads - 1) / target_threads;
   strip = strip < 2 ? 2 : strip > max_h ? max_h : strip;
   strip += strip & 1;
@@ -1349,17 +1435,18 @@ variant_kernel (const CfxDeintComponent * comps, int n_comps,
     return false;
   *window = variant == WINDOWLESS ? -1 : window_of (f);
   *pairs = *window >= 0 && variant != ONE_COLUMN;
-  /* The elements' yadif takes two columns a thread only where every
-   * component can (H100, 2026-11-27: 2160i I420_10LE 62.8 us against
-   * 69.5 for one column with two waves' strips, 1080i 19.9 against 21.1;
-   * P010, whose UV plane takes one column either way, 23.6 against 20.1
-   * at 1080i and 66.6 against 65.7 at 2160i) */
+  /* The elements' yadif takes pairs (two columns or twins) only where
+   * every component can (H100, 2026-11-27, before the pointer steps: P010,
+   * whose UV plane took one column then, 23.6 us against 20.1 at 1080i
+   * with pairs on its luma) */
   if (*window == CFX_DEINT_YADIF && *pairs && variant != TWO_COLUMNS)
     for (int i = 0; comps && i < n_comps
         && i < CFX_DEINT_MAX_COMPONENTS; i++) {
       Comp16 c;
 
-      if (comp16 (comps[i], &c) && !yadif_pairs (c))
+      if (twins (comps, n_comps, i))
+        i++;
+      else if (comp16 (comps[i], &c) && !yadif_pairs (c))
         *pairs = false;
     }
   return true;

@@ -765,6 +765,12 @@ GST_START_TEST (test_element_16bit_formats)
       }
   ok &= element_stream ("P010_10LE", 1920, 1080, CFX_DEINT_BWDIF, 0,
       ORDER_CAPS_TFF, TRUE, FALSE, 3, 7);
+  /* yadif's two-column steps (I420_10LE) and twins (P010's UV) over
+   * frames of many strips */
+  ok &= element_stream ("P010_10LE", 1920, 1080, CFX_DEINT_YADIF, 1,
+      ORDER_CAPS_TFF, TRUE, FALSE, 3, 8);
+  ok &= element_stream ("I420_10LE", 1921, 1081, CFX_DEINT_YADIF, 0,
+      ORDER_CAPS_BFF, FALSE, FALSE, 3, 9);
   fail_unless (ok);
 }
 
