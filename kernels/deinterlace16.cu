@@ -22,19 +22,26 @@
  * aligned: a thread owns columns x and x + 1 (x even) and reads and
  * writes each row of them as one 32-bit word, so a warp's loads and
  * stores of a row are 128 contiguous bytes; an odd width's last column
- * takes the one-column code. yadif takes pairs only up to 13 bits (its
- * pairs work in 16-bit lanes, below) and, in the elements, only where
- * every component of the frame can. Otherwise (P010's interleaved UV,
- * step 4; planes or pitches only 2-byte aligned; ELA, linear and bwdif's
- * intra fields) a thread owns one column, read as 16-bit words: 64
- * contiguous bytes a warp of a planar row, 128 of P010's UV. yadif and
+ * takes the one-column code. yadif also takes P010's U and V as twins: a
+ * thread owns column x of both, one 32-bit word a row (U in the low half),
+ * and the V component gets no threads of its own. yadif takes pairs and
+ * twins only up to 13 bits (they work in 16-bit lanes, below) and, in
+ * the elements, only where every component of the frame can. Otherwise
+ * (bwdif on P010's UV, step 4; planes or pitches only 2-byte aligned;
+ * ELA, linear and bwdif's intra fields) a thread owns one column, read as
+ * 16-bit words: 64 contiguous bytes a warp of a planar row, 128 of P010's
+ * UV. yadif and
  * bwdif keep the rows their stencils share in registers as a window that
  * slides two rows (one interpolated, one copied) a step: in the interior
  * a step loads only its new rows (bwdif: C, A, B, P and N, one word each;
  * yadif: A, B, P and N, one word each, and C's columns x - 3 .. x + 4
- * around the pair as five aligned 32-bit words x - 4 .. x + 5, which
- * neighbouring threads share through L1; one column: C's seven columns
- * around x as 16-bit words) and stores the copied row from the window.
+ * around the pair as five aligned 32-bit words x - 4 .. x + 5, or the
+ * twins' seven words x - 3 .. x + 3, which neighbouring threads share
+ * through L1; one column: C's seven columns around x as 16-bit words)
+ * and stores the copied row from the window. yadif's pairs and twins walk
+ * their rows by pointers that move two rows a step (where P, C and N
+ * share a pitch), with no bounds and no reads of the launch's component
+ * table, and load each step's rows a step ahead of its arithmetic.
  * bwdif's output samples go through the one-column arithmetic
  * (bwdif_value) one at a time; yadif's pairs through the same operations
  * on both columns at once, in the signed 16-bit lanes of
@@ -60,10 +67,22 @@
  * needed 80 registers); on an H100, yadif's pairs in lanes (72
  * registers) against one column: 2160i I420_10LE 62.8 against 69.5 us
  * (one column with two waves' strips), 1080i 19.9 against 21.1; P010,
- * whose UV takes one column either way, 23.6 against 20.1 at 1080i. Per
+ * whose UV took one column then, 23.6 against 20.1 at 1080i. Per
  * sample, without the windows: 104-117 us at 2160i; fewer threads than a
  * wave (longer strips) were slower in every case, 2 and 4 waves within a
  * few percent of one (the one-column yadif at 2160i excepted).
+ *
+ * yadif's pointer steps (H100, 2026-11-28, against the kernel before them
+ * in the same call): 2160i I420_10LE 40.8 against 62.7 us, 1080i 14.9
+ * against 19.8; with P010's twins, 2160i P010 41.8 against 66.0 (71% of
+ * the floor, the 8-bit kernel 61%). Nsight Compute on the kernel before
+ * them: 384 instructions a step, of them 41 loads of the component's
+ * fields from the parameters and most of the rest addresses and bounds;
+ * 188 a step now. Two things mattered on the way: the steps' loads
+ * masked right after them made the step wait for them (the mask is taken
+ * where the rows are used), and a warp whose side columns took the
+ * bounded loop ran both loops, so that every strip waited for the sides
+ * (76.0 against 63.1 us until every pair took the steps).
  *
  * Tried for the one-column yadif on an H100 (2026-11-27, 2160i
  * I420_10LE, against the kernel here in the same call) and not kept:
