@@ -93,12 +93,16 @@ luma_strided (uint8_t * dst, int dst_pitch, int dst_step, const uint8_t * src,
  * vector a thread (16 bytes in, 16 out; a row's last vector is read whole,
  * into the padding, but stores its samples only), with streaming cache
  * hints (__ldcs, __stcs: each byte is touched once). On the H100 at 4K
- * this took 15.2 us (75% of the copy bandwidth); without the hints, 1,
- * 2, 4 (as the 8-bit kernel) and 8 vectors a thread took 15.9, 15.8, 17.2
- * and 17.7 us. On an H200 (2026-11-27) one wave of blocks walking the
+ * this took 14.0 us (80% of the copy bandwidth) and at 8K 46.9 (96%),
+ * as a cudaMemcpy of the same bytes (2026-11-28). Earlier, with the
+ * output vector in local memory (below), without the hints, 1, 2, 4 (as
+ * the 8-bit kernel) and 8 vectors a thread took 15.9, 15.8, 17.2 and
+ * 17.7 us at 4K. On an H200 (2026-11-27) one wave of blocks walking the
  * list two vectors a thread a step took the same at 4K (13.4-13.5 us)
- * and 3-5% more at 8K (46.4, 47.3 against 44.8 us), so it stays one
- * vector a thread.
+ * and 3-5% more at 8K (46.4, 47.3 against 44.8 us); in a standalone
+ * test on the H100 (2026-11-28) 1024, 512 and 128 threads a block, rows
+ * as a 2D grid and two vectors a thread were all within 1% of one vector
+ * in blocks of 256, so it stays that.
  * Other steps take luma16_scaled, one sample a thread (2-byte
  * accesses: on the H100 it reached 41% of the copy bandwidth at 4K). */
 __device__ __forceinline__ unsigned
