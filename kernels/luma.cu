@@ -100,9 +100,11 @@ luma_strided (uint8_t * dst, int dst_pitch, int dst_step, const uint8_t * src,
  * 17.7 us at 4K. On an H200 (2026-11-27) one wave of blocks walking the
  * list two vectors a thread a step took the same at 4K (13.4-13.5 us)
  * and 3-5% more at 8K (46.4, 47.3 against 44.8 us); in a standalone
- * test on the H100 (2026-11-28) 1024, 512 and 128 threads a block, rows
- * as a 2D grid and two vectors a thread were all within 1% of one vector
- * in blocks of 256, so it stays that.
+ * copy of the kernel on the H100 (2026-11-28) 1024, 512 and 128 threads a
+ * block, rows as a 2D grid and two vectors a thread were all within 1%
+ * of one vector in blocks of 256 at 4K and 8K, and a one-wave grid-stride
+ * loop with four vectors in flight took 13.2 against 13.9 us at 4K but
+ * 50.8 against 47.2 at 8K, so it stays one vector in blocks of 256.
  * Other steps take luma16_scaled, one sample a thread (2-byte
  * accesses: on the H100 it reached 41% of the copy bandwidth at 4K). */
 __device__ __forceinline__ unsigned
