@@ -367,7 +367,11 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
  * (Nsight Compute, H100, 4K GRAY16, with four slots and 5 blocks an SM):
  * 19.2 M warp instructions, about 73 a sample, issue-bound (1.6 warps not
  * selected for each that issues), 41 us; now 40 us against the 11 us
- * floor.
+ * floor. Tried on an H100 (2026-11-28) and not kept, against this kernel
+ * in the same call: other run lengths (48 to 192 rows: none faster than
+ * the one-wave 96), a column phase of two columns by 8 rows a thread
+ * (41.9 against 40.2 us: a 12-byte spill at R 9), and output stores
+ * streamed past the caches (no change).
  *
  * Planes that are not 16-bit words at 16-byte aligned rows (P010's
  * interleaved chroma, odd pitches) take the two passes.
