@@ -370,8 +370,10 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
  * floor. Tried on an H100 (2026-11-28) and not kept, against this kernel
  * in the same call: other run lengths (48 to 192 rows: none faster than
  * the one-wave 96), a column phase of two columns by 8 rows a thread
- * (41.9 against 40.2 us: a 12-byte spill at R 9), and output stores
- * streamed past the caches (no change).
+ * (41.9 against 40.2 us: a 12-byte spill at R 9), output stores
+ * streamed past the caches (no change), and each output step staged in
+ * the tile and stored as 16-byte vectors, two barriers more a step (40.8
+ * and 41.5 against 40.7 and 40.7 us; R 12 then spilled).
  *
  * Planes that are not 16-bit words at 16-byte aligned rows (P010's
  * interleaved chroma, odd pitches) take the two passes.
