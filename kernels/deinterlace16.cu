@@ -201,19 +201,40 @@ store (const Comp16 & c, int x, int y, int v)
       (uint16_t) ((unsigned) v << c.shift);
 }
 
-/* The 32-bit word holding the pair x of row y of frame f, as read: samples
- * x and x + 1 (x even, x + 1 < width) of an OWNS_TWO_COLUMNS component,
- * or both twins at x (T) */
+/* A 32-bit word from the input frames (read-only for the kernel's life) */
+D16 unsigned
+load_word (const uint8_t * p)
+{
+#ifdef __CUDA_ARCH__
+  return __ldg ((const unsigned *) p);
+#else
+  return *(const unsigned *) p;
+#endif
+}
+
+/* Where the word of the pair x starts in its row: samples x and x + 1 (x
+ * even, x + 1 < width) of an OWNS_TWO_COLUMNS component, or both twins at
+ * x (T) */
+template < bool T > D16 size_t
+pair_offset (int x)
+{
+  return (size_t) x * (T ? 4 : 2);
+}
+
+/* The word of the pair x of row y of frame f, as read */
 template < bool T = false > D16 unsigned
 word_at (const Comp16 & c, int f, int x, int y)
 {
-  const unsigned *p = (const unsigned *) (c.frame[f] +
-      (size_t) y * c.pitch[f] + (size_t) x * (T ? 4 : 2));
-#ifdef __CUDA_ARCH__
-  return __ldg (p);
-#else
-  return *p;
-#endif
+  return load_word (c.frame[f] + (size_t) y * c.pitch[f] +
+      pair_offset < T > (x));
+}
+
+/* @v's lanes as the pair x of row y of the output */
+template < bool T > D16 void
+store_lanes (const Comp16 & c, int x, int y, unsigned v)
+{
+  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + pair_offset < T > (x)) =
+      v << c.shift;
 }
 
 /* the pair x of row y of frame f, significant bits */
@@ -229,8 +250,7 @@ at2 (const Comp16 & c, int f, int x, int y, int *v0, int *v1)
 template < bool T = false > D16 void
 store2 (const Comp16 & c, int x, int y, int v0, int v1)
 {
-  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * (T ? 4 : 2)) =
-      (unsigned) v0 << c.shift | (unsigned) v1 << (16 + c.shift);
+  store_lanes < T > (c, x, y, (unsigned) v0 | (unsigned) v1 << 16);
 }
 
 /* row y of C copied to the output at the pair x */
@@ -239,7 +259,7 @@ copy2 (const Comp16 & c, int x, int y)
 {
   unsigned keep = c.mask << c.shift;
 
-  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * (T ? 4 : 2)) =
+  *(unsigned *) (c.dst + (size_t) y * c.dst_pitch + pair_offset < T > (x)) =
       word_at < T > (c, C, x, y) & (keep | keep << 16);
 }
 
@@ -719,11 +739,18 @@ strip (const Comp16 & c, const Field16 & f, int x, int r0, int r1)
  * Y444_16LE, GRAY16) take one column a thread. */
 #define YADIF_LANES_MAX_DEPTH 13
 
+/* whether @c's samples fit yadif's lanes */
+D16 bool
+yadif_lanes_fit (const Comp16 & c)
+{
+  return c.mask >> YADIF_LANES_MAX_DEPTH == 0;
+}
+
 /* whether yadif can take columns x and x + 1 together on @c */
 D16 bool
 yadif_pairs (const Comp16 & c)
 {
-  return c.pair && c.mask >> YADIF_LANES_MAX_DEPTH == 0;
+  return c.pair && yadif_lanes_fit (c);
 }
 
 /* Lane words: the pair at x as one 32-bit word, lane 0 and lane 1. Two
@@ -823,10 +850,13 @@ yadif_lanes_fill (YadifLanes < T > &w, const Comp16 & c, int a, int b,
   yadif_lanes_row < T > (c, x, y + 1, w.cp);
   for (int k = 0; k < 3; k++)
     yadif_lanes_ab (w, c, a, b, x, y - 2 + 2 * k, k);
-  w.pm = absdiff2 (lanes_at < T > (c, P, x, y - 1), lanes_shifted < 0, T > (w.cm));
-  w.nm = absdiff2 (lanes_at < T > (c, N, x, y - 1), lanes_shifted < 0, T > (w.cm));
-  w.pp = absdiff2 (lanes_at < T > (c, P, x, y + 1), lanes_shifted < 0, T > (w.cp));
-  w.np = absdiff2 (lanes_at < T > (c, N, x, y + 1), lanes_shifted < 0, T > (w.cp));
+  const u32 cm = lanes_shifted < 0, T > (w.cm);
+  const u32 cp = lanes_shifted < 0, T > (w.cp);
+
+  w.pm = absdiff2 (lanes_at < T > (c, P, x, y - 1), cm);
+  w.nm = absdiff2 (lanes_at < T > (c, N, x, y - 1), cm);
+  w.pp = absdiff2 (lanes_at < T > (c, P, x, y + 1), cp);
+  w.np = absdiff2 (lanes_at < T > (c, N, x, y + 1), cp);
 }
 
 /* The rows a step of the window takes in, as lanes: C's row y + 1 around
@@ -896,7 +926,7 @@ template < bool T > D16 LanesRows
 yadif_lanes_rows (const Comp16 & c, int a, int b, int x, int y)
 {
   LanesRows r;
-  size_t col = (size_t) x * (T ? 4 : 2), pitch = (size_t) c.pitch[C];
+  size_t col = pair_offset < T > (x), pitch = (size_t) c.pitch[C];
 
   r.c = c.frame[C] + (y + 3) * pitch + col - (T ? 12 : 8);
   r.p = c.frame[P] + (y + 3) * pitch + col;
@@ -909,16 +939,6 @@ yadif_lanes_rows (const Comp16 & c, int a, int b, int x, int y)
   r.shift = c.shift;
   r.keep = c.mask * 0x10001u;
   return r;
-}
-
-D16 u32
-load_word (const uint8_t * p)
-{
-#ifdef __CUDA_ARCH__
-  return __ldg ((const unsigned *) p);
-#else
-  return *(const unsigned *) p;
-#endif
 }
 
 /* the next step's rows into @s as read (yadif_lanes_rows_lanes () takes
@@ -1012,14 +1032,6 @@ yadif_lanes_value (const YadifLanes < T > &w, u32 inside, bool check)
   return min2 (max2 (sp, sub2 (d, diff)), add2 (d, diff));
 }
 
-/* the pair x of row y */
-template < bool T > D16 void
-store_lanes (const Comp16 & c, int x, int y, u32 v)
-{
-  *(u32 *) (c.dst + (size_t) y * c.dst_pitch + (size_t) x * (T ? 4 : 2)) =
-      v << c.shift;
-}
-
 /* yadif's steps of a pair from row y (its window filled) to @end;
  * returns the row after them. Each step's rows are loaded a step ahead,
  * before the arithmetic of the step they follow. */
@@ -1064,7 +1076,8 @@ yadif_lanes_strip (const Comp16 & c, const Field16 & f, int a, int b, int x,
     return yadif_lanes_steps (w, yadif_lanes_rows < T > (c, a, b, x, y),
         inside, f.spatial_check, y, end, r1);
   for (;;) {
-    store_lanes < T > (c, x, y, yadif_lanes_value (w, inside, f.spatial_check));
+    store_lanes < T > (c, x, y, yadif_lanes_value (w, inside,
+            f.spatial_check));
     if (y + 1 < r1)
       store_lanes < T > (c, x, y + 1, lanes_shifted < 0, T > (w.cp));
     y += 2;
@@ -1073,6 +1086,7 @@ yadif_lanes_strip (const Comp16 & c, const Field16 & f, int a, int b, int x,
     yadif_lanes_slide (w, c, a, b, x, y);
   }
 }
+
 D16 void
 bwdif_fill2 (BwdifWindow * w, const Comp16 & c, int a, int b, int x, int y)
 {
@@ -1166,9 +1180,9 @@ strip2 (const Comp16 & c, const Comp16 & lane1, const Field16 & f, int x,
 }
 
 /* The component, column and rows of thread (tx, ty) of block @block (an
- * OWNS_TWO_COLUMNS component's thread: columns x and x + 1, x even; only PAIRS
- * kernels' launches have pairs); false for a thread past the component's
- * width or height */
+ * OWNS_TWO_COLUMNS component's thread: columns x and x + 1, x even; only
+ * PAIRS kernels' launches have pairs); false for a thread past the
+ * component's width or height */
 template < bool PAIRS > D16 bool
 thread_work (const Launch16 & L, int block, int tx, int ty, int *k, int *x,
     int *r0, int *r1)
@@ -1274,7 +1288,7 @@ twins (const CfxDeintComponent * comps, int n_comps, int i)
   if (i + 1 >= n_comps || !comp16 (comps[i], &u)
       || !comp16 (comps[i + 1], &v) || u.step != 4 || v.step != 4
       || u.mask != v.mask || u.shift != v.shift || u.width != v.width
-      || u.height != v.height || u.mask >> YADIF_LANES_MAX_DEPTH != 0
+      || u.height != v.height || !yadif_lanes_fit (u)
       || v.dst != u.dst + 2 || v.dst_pitch != u.dst_pitch
       || ((uintptr_t) u.dst | (uintptr_t) (unsigned) u.dst_pitch) % 4)
     return false;
