@@ -7,7 +7,10 @@
  * the row sums in shared memory; larger ones in two passes through a
  * scratch plane of w * h floats, horizontal, then vertical. Each output
  * sums its 2 r + 1 mirrored neighbours directly. The Gaussian's taps are
- * computed on the GPU and normalised in double. Up to radius 64 the sums
+ * normalised in double, by the same formula on the host for the one
+ * kernel (its parameters) and on the GPU for the two passes (a taps
+ * kernel before them: up to 601 doubles an axis, too many for kernel
+ * parameters). Up to radius 64 the sums
  * are float: values stay under 2^16, where a float's half ulp is 2^-9,
  * and an output takes 2 r + 1 rounded operations a pass, so the two
  * passes move it by at most about 2 (2 r + 1) x 2^-9 (0.5 at r = 64),
@@ -112,9 +115,16 @@ small_floor (float v)
 
 /* ---- Gaussian --------------------------------------------------------- */
 
-/* w[k] for k = 0 .. r: exp (-k^2 / (2 sigma^2)) over the sum of all 2 r +
- * 1 taps; sigma <= 0 (r 0): the identity. Block 0 makes the rows' taps,
- * block 1 the columns'. */
+/* Tap @k of a Gaussian of radius @r before normalising: exp (-k^2 / (2
+ * sigma^2)); r 0 (sigma <= 0): the identity */
+B16 double
+gaussian_weight (int k, int r, double sigma)
+{
+  return r ? exp (-((double) k * k) / (2.0 * sigma * sigma)) : 1.0;
+}
+
+/* w[k] for k = 0 .. r: gaussian_weight over the sum of all 2 r + 1 taps.
+ * Block 0 makes the rows' taps, block 1 the columns'. */
 __global__ void
 gaussian_taps (double *wx, int rx, double sigma_x, double *wy, int ry,
     double sigma_y)
@@ -127,7 +137,7 @@ gaussian_taps (double *wx, int rx, double sigma_x, double *wy, int ry,
   int k, n;
 
   for (k = threadIdx.x; k <= r; k += blockDim.x) {
-    double e = r ? exp (-((double) k * k) / (2.0 * sigma * sigma)) : 1.0;
+    double e = gaussian_weight (k, r, sigma);
 
     w[k] = e;
     s += k ? 2.0 * e : e;
@@ -360,16 +370,24 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
  * each, sums unrolled); the taps past the blur's radius are 0, and fmaf
  * (0, x, acc) is acc, so the sums are the tiled passes' float operations
  * in the same order (w0 times the sample, then fmaf (wk, left + right,
- * acc) for k = 1 .. R) and the outputs the same.
+ * acc) for k = 1 .. R) and, given the same taps, the outputs the same.
  *
  * Cost at R 9 (sigma 3): 19 adds and fmas an output a pass (the rows'
  * 1.19x), about 2 shared loads, the conversions and the stores. Measured
  * (Nsight Compute, H100, 4K GRAY16, with four slots and 5 blocks an SM):
  * 19.2 M warp instructions, about 73 a sample, issue-bound (1.6 warps not
- * selected for each that issues), 41 us; now 40 us against the 11 us
- * floor. Tried on an H100 (2026-11-28) and not kept, against this kernel
- * in the same call: other run lengths (48 to 192 rows: none faster than
- * the one-wave 96), a column phase of two columns by 8 rows a thread
+ * selected for each that issues), 41 us; then 40 us against the 11 us
+ * floor, after a taps kernel of 3.4 us. The taps as kernel parameters
+ * (2026-11-28) made it 35.9 against 40.4-40.5 us a frame in the
+ * benchmark: no taps kernel, and the sums read the taps straight from the
+ * constant bank instead of R + 1 registers filled from shared memory
+ * (Nsight Compute: the kernel alone 35.7 against 38.4 us, 0.71 against
+ * 0.63 instructions issued a cycle a scheduler). The SMs stay unevenly
+ * loaded: 690 blocks for 792 places (0.87 of a wave), busy 44 to 66
+ * thousand cycles, 53 on average. Tried on an H100 (2026-11-28, with
+ * the taps still in shared memory) and not kept, against the kernel of
+ * then in the same call: other run lengths (48 to 192 rows: none faster
+ * than the one-wave 96), a column phase of two columns by 8 rows a thread
  * (41.9 against 40.2 us: a 12-byte spill at R 9), output stores
  * streamed past the caches (no change), and each output step staged in
  * the tile and stored as 16-byte vectors, two barriers more a step (40.8
@@ -402,13 +420,16 @@ struct StreamArgs
   CfxPlane src, dst;
   int rx, ry;
   int run;                      /* output rows a block, STREAM_STEP's multiple */
+  /* the taps as floats, 0 past the blur's radii: kernel parameters, which
+   * the sums take straight from the constant bank (no registers, no
+   * shared loads, no kernel before this one to make them) */
+  float wx[STREAM_MAX_RADIUS + 1], wy[STREAM_MAX_RADIUS + 1];
 };
 
 struct __align__ (16) StreamShared
 {
   float tile[STREAM_STEP][STREAM_TILE_W];
   float sums[STREAM_SLOTS][STREAM_STEP][STREAM_W];
-  float wx[STREAM_MAX_RADIUS + 1], wy[STREAM_MAX_RADIUS + 1];
 };
 
 /* What a thread holds between its loads a step ahead and staging them */
@@ -423,9 +444,9 @@ template < int R > struct StreamGeometry
   static constexpr int LAG = (2 * R + STREAM_STEP - 1) / STREAM_STEP;
   /* the row window's reach, a multiple of 4 (16-byte shared loads) */
   static constexpr int R4 = (R + 3) & ~3;
-  /* blocks an SM: the shared memory (35 KB a block) allows 6, which the
-   * registers allow up to R 12 (at most 85 a thread; ptxas -v: 80, no
-   * spills); R 16's column windows need more (5 blocks: 102) */
+  /* blocks an SM: the shared memory (34 KB a block) allows 6, which the
+   * registers allow up to R 12 (at most 80 a thread; ptxas -v: 72 to 80,
+   * no spills); R 16's column windows need more (87: 5 blocks) */
   static constexpr int BLOCKS = R < 16 ? 6 : 5;
 };
 
@@ -644,30 +665,16 @@ stream_fill (const CfxPlane & p, StreamShared & s, int bx, int tid)
   }
 }
 
-/* The taps as floats, 0 past the blur's radii (any thread, once) */
-template < int R > B16 void
-stream_taps (const StreamArgs & a, StreamShared & s, const double *wx,
-    const double *wy, int tid)
-{
-  if (tid <= R) {
-    s.wx[tid] = tid <= a.rx ? (float) wx[tid] : 0.f;
-    s.wy[tid] = tid <= a.ry ? (float) wy[tid] : 0.f;
-  }
-}
-
 /* Row phase: row sums of step @i's rows t / 32 + 4 m (m = 0 .. 3), columns
  * 4 (t % 32) .. + 3 of the strip, into slot i % STREAM_SLOTS; rows from
  * @needed on (no output of the run reaches them) are left out */
 template < int R > B16 void
-stream_rows (StreamShared & s, int i, int needed, int tid)
+stream_rows (const StreamArgs & a, StreamShared & s, int i, int needed,
+    int tid)
 {
   typedef StreamGeometry < R > G;
   const int g = tid % 32;
-  float w[R + 1];
 
-UNROLL
-  for (int k = 0; k <= R; k++)
-    w[k] = s.wx[k];
 UNROLL
   for (int m = 0; m < STREAM_STEP / 4; m++) {
     const int j = tid / 32 + 4 * m;
@@ -689,12 +696,13 @@ UNROLL
     }
 UNROLL
     for (int o = 0; o < 4; o++)
-      acc[o] = w[0] * v[G::R4 + o];
+      acc[o] = a.wx[0] * v[G::R4 + o];
 UNROLL
     for (int k = 1; k <= R; k++)
 UNROLL
       for (int o = 0; o < 4; o++)
-        acc[o] = fmaf (w[k], v[G::R4 + o - k] + v[G::R4 + o + k], acc[o]);
+        acc[o] = fmaf (a.wx[k], v[G::R4 + o - k] + v[G::R4 + o + k],
+            acc[o]);
     *(float4 *) & s.sums[i % STREAM_SLOTS][j][4 * g] =
         make_float4 (acc[0], acc[1], acc[2], acc[3]);
   }
@@ -713,24 +721,21 @@ stream_columns (const StreamArgs & a, const StreamShared & s, int bx,
   const float top = (float) ((1u << a.dst.depth) - 1);
   uint8_t *out = a.dst.data + (size_t) y0 * a.dst.pitch + (size_t) x *
       a.dst.step;
-  float w[R + 1], v[STREAM_STEP + 2 * R];
+  float v[STREAM_STEP + 2 * R];
   uint16_t word[STREAM_STEP];
 
   if (x >= a.dst.width)
     return;
 UNROLL
-  for (int k = 0; k <= R; k++)
-    w[k] = s.wy[k];
-UNROLL
   for (int e = 0; e < n; e++)
     v[e] = s.sums[(o + e / STREAM_STEP) % STREAM_SLOTS][e % STREAM_STEP][tid];
 UNROLL
   for (int j = 0; j < STREAM_STEP; j++) {
-    float acc = w[0] * v[j + R];
+    float acc = a.wy[0] * v[j + R];
 
 UNROLL
     for (int k = 1; k <= R; k++)
-      acc = fmaf (w[k], v[j + R - k] + v[j + R + k], acc);
+      acc = fmaf (a.wy[k], v[j + R - k] + v[j + R + k], acc);
     /* store_rounded's value: the sums of nonnegative terms are not
      * negative, and clipping before the rounding changes nothing (top is
      * an integer); the word's bits past 16 fall off */
@@ -749,8 +754,7 @@ UNROLL
 
 template < int R > __global__ void
 __launch_bounds__ (STREAM_NT, StreamGeometry < R >::BLOCKS)
-gaussian_stream (StreamArgs a, const double *__restrict__ wx,
-    const double *__restrict__ wy)
+gaussian_stream (StreamArgs a)
 {
   typedef StreamGeometry < R > G;
   __shared__ StreamShared s;
@@ -761,7 +765,6 @@ gaussian_stream (StreamArgs a, const double *__restrict__ wx,
   const int needed = stream_needed < R > (a, by);
   const bool interior = stream_interior < R > (a, bx, by, steps);
 
-  stream_taps < R > (a, s, wx, wy, tid);
   stream_fetch < R > (a, h, interior, bx, by, 0, tid);
   for (int i = 0; i < steps; i++) {
     stream_stage < R > (a, s, h, bx, by, i, tid);
@@ -772,7 +775,7 @@ gaussian_stream (StreamArgs a, const double *__restrict__ wx,
     }
     if (i + 1 < steps)
       stream_fetch < R > (a, h, interior, bx, by, i + 1, tid);
-    stream_rows < R > (s, i, needed, tid);
+    stream_rows < R > (a, s, i, needed, tid);
     __syncthreads ();
     if (i >= G::LAG)
       stream_columns < R > (a, s, bx, by, i - G::LAG, tid);
@@ -838,9 +841,25 @@ stream_grid (const CfxPlane & p, int run)
       (p.height + run - 1) / run);
 }
 
+/* The kernel's arguments: taps w[0 .. r] (normalised, in double) as
+ * floats, zeros past them (radii past STREAM_MAX_RADIUS are the two
+ * passes': callers check stream_takes first) */
+static StreamArgs
+stream_args (CfxPlane dst, CfxPlane src, int rx, int ry, int run,
+    const double *wx, const double *wy)
+{
+  StreamArgs a = { src, dst, rx, ry, run, {0}, {0} };
+
+  for (int k = 0; k <= rx && k <= STREAM_MAX_RADIUS; k++)
+    a.wx[k] = (float) wx[k];
+  for (int k = 0; k <= ry && k <= STREAM_MAX_RADIUS; k++)
+    a.wy[k] = (float) wy[k];
+  return a;
+}
+
 #ifdef CFX_BLUR16_EMULATE
 template < int R > static void
-stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
+stream_emulate (const StreamArgs & a)
 {
   typedef StreamGeometry < R > G;
   const dim3 grid = stream_grid (a.src, a.run);
@@ -857,10 +876,8 @@ stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
       /* what a block's shared memory may hold before it writes: NaN */
       memset (s, 0xff, sizeof (*s));
       memset (h, 0xff, sizeof (StreamHeld) * STREAM_NT);
-      for (int t = 0; t < STREAM_NT; t++) {
-        stream_taps < R > (a, *s, wx, wy, t);
+      for (int t = 0; t < STREAM_NT; t++)
         stream_fetch < R > (a, h[t], interior, bx, by, 0, t);
-      }
       for (int i = 0; i < steps; i++) {
         for (int t = 0; t < STREAM_NT; t++)
           stream_stage < R > (a, *s, h[t], bx, by, i, t);
@@ -870,7 +887,7 @@ stream_emulate (const StreamArgs & a, const double *wx, const double *wy)
         for (int t = 0; t < STREAM_NT; t++) {
           if (i + 1 < steps)
             stream_fetch < R > (a, h[t], interior, bx, by, i + 1, t);
-          stream_rows < R > (*s, i, needed, t);
+          stream_rows < R > (a, *s, i, needed, t);
         }
         if (i >= G::LAG)
           for (int t = 0; t < STREAM_NT; t++)
@@ -890,14 +907,14 @@ extern "C" int
 cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
     const double *wx, const double *wy, int run, long wave)
 {
-  const StreamArgs a = { src, dst, rx, ry,
-    run > 0 ? run : stream_run (src, wave)
-  };
+  StreamArgs a;
 
   if (!stream_takes (src, rx, ry))
     return 0;
+  a = stream_args (dst, src, rx, ry, run > 0 ? run : stream_run (src, wave),
+      wx, wy);
   return stream_at_radius (stream_radius (rx, ry), [&](auto r) {
-        stream_emulate < decltype (r)::value > (a, wx, wy);
+        stream_emulate < decltype (r)::value > (a);
         return 1;
       });
 }
@@ -990,8 +1007,7 @@ cfx_blur16_use_fused (int on)
 
 /* The fused Gaussian of one sub-channel, at the kernel of its radii */
 template < int R > static cudaError_t
-launch_stream_at (StreamArgs a, const double *wx, const double *wy,
-    cudaStream_t stream)
+launch_stream_at (StreamArgs a, cudaStream_t stream)
 {
   /* runs as short as one wave of this kernel allows */
   static int cache[CFX_WAVE_MAX_DEVICES];
@@ -1003,17 +1019,36 @@ launch_stream_at (StreamArgs a, const double *wx, const double *wy,
     return err;
   a.run = stream_run (a.src, wave);
   return cfx_launch (gaussian_stream < R >, stream_grid (a.src, a.run),
-      dim3 (STREAM_NT), 0, stream, a, wx, wy);
+      dim3 (STREAM_NT), 0, stream, a);
 }
 
-static cudaError_t
-launch_stream (const CfxBlur16 * s, int rx, int ry, const double *wx,
-    const double *wy, cudaStream_t stream)
+/* w[0 .. r] of a Gaussian of @sigma, normalised over its 2 r + 1 taps,
+ * on the host (gaussian_taps' formula) */
+static void
+gaussian_taps_host (double sigma, int r, double *w)
 {
-  const StreamArgs a = { s->src, s->dst, rx, ry, 0 };
+  double total = 0.0;
 
+  for (int k = 0; k <= r; k++) {
+    w[k] = gaussian_weight (k, r, sigma);
+    total += k ? 2.0 * w[k] : w[k];
+  }
+  for (int k = 0; k <= r; k++)
+    w[k] /= total;
+}
+
+/* The fused kernel takes its taps as parameters: one launch a frame */
+static cudaError_t
+launch_stream (const CfxBlur16 * s, int rx, int ry, cudaStream_t stream)
+{
+  double wx[STREAM_MAX_RADIUS + 1], wy[STREAM_MAX_RADIUS + 1];
+  StreamArgs a;
+
+  gaussian_taps_host (s->sigma_x, rx, wx);
+  gaussian_taps_host (s->sigma_y, ry, wy);
+  a = stream_args (s->dst, s->src, rx, ry, 0, wx, wy);
   return stream_at_radius (stream_radius (rx, ry), [&](auto r) {
-        return launch_stream_at < decltype (r)::value > (a, wx, wy, stream);
+        return launch_stream_at < decltype (r)::value > (a, stream);
       });
 }
 
@@ -1049,14 +1084,13 @@ launch_sub (const CfxBlur16 * s, cudaStream_t stream)
         (const int *) plane, s->dst, rx, ry);
   }
 
+  if (stream_takes (s->src, rx, ry)
+      && __atomic_load_n (&use_fused, __ATOMIC_RELAXED))
+    return launch_stream (s, rx, ry, stream);
   err = cfx_launch (gaussian_taps, dim3 (2), dim3 (256), 0, stream, wx, rx,
       s->sigma_x, wy, ry, s->sigma_y);
   if (err != cudaSuccess)
     return err;
-  if (stream_takes (s->src, rx, ry)
-      && __atomic_load_n (&use_fused, __ATOMIC_RELAXED))
-    return launch_stream (s, rx, ry, (const double *) wx,
-        (const double *) wy, stream);
   if (rx <= TILE_MAX_RADIUS)
     err = cfx_launch (gaussian_rows_tiled, dim3 ((s->src.width + ROWS_W -
                 1) / ROWS_W, (s->src.height + ROWS_H - 1) / ROWS_H),
