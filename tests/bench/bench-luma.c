@@ -2,7 +2,8 @@
  * moved over the measured copy bandwidth) at 1080p, 4K and 8K, for 8-bit
  * (UYVY's luma to GRAY8) and 16-bit samples (P010's luma to GRAY16_LE,
  * scaled), each next to a cudaMemcpy of the same bytes; the 16-bit
- * kernel's share of its floor is held against the 8-bit one's. */
+ * kernel's share of its floor is held against the 8-bit one's. Planar
+ * luma (I420's, GRAY16_LE's) is a copy of rows, also timed. */
 #include <gst/gst.h>
 
 #include "cudafx-kernels.h"
@@ -88,6 +89,23 @@ bench_section_luma (void)
     gchar *name = g_strdup_printf ("P010 Y->GRAY16 %s", tags[s]);
 
     share16[s] = luma_row (name, y, gray, 0, 4.0 * w * h);
+    g_free (name);
+  }
+
+  bench_print_kernel_header ("cudaluma of planar luma (I420's to GRAY8, "
+      "GRAY16_LE's to GRAY16_LE: copies), CUDA events");
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    int w = sizes[s][0], h = sizes[s][1];
+    CfxPlane y8 = { NULL, GST_ROUND_UP_N (w, 256), w, h, 1, 8, 0, 1, 0 };
+    CfxPlane y16 = { NULL, GST_ROUND_UP_N (w * 2, 256), w, h, 2, 16, 0, 2,
+      0
+    };
+    gchar *name = g_strdup_printf ("I420 Y->GRAY8 %s", tags[s]);
+
+    luma_row (name, y8, y8, 0, 2.0 * w * h);
+    g_free (name);
+    name = g_strdup_printf ("GRAY16 Y->GRAY16 %s", tags[s]);
+    luma_row (name, y16, y16, 0, 4.0 * w * h);
     g_free (name);
   }
 

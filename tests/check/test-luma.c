@@ -77,6 +77,16 @@ kernel_case (gint w, gint h, gint step, gint offset, gint src_pitch,
             dst_pitch, dst_step, x, y);
         ok = FALSE;
       }
+  /* a planar copy writes each row's samples only (the packed vector path
+   * may write whole vectors into the padding) */
+  if (step == 1 && dst_step == 1)
+    for (y = 0; y < h && ok; y++)
+      for (x = w; x < dst_pitch && ok; x++)
+        if (host_dst[(gsize) y * dst_pitch + x] != POISON) {
+          g_print ("luma kernel %dx%d planar pitches %d/%d: row %d byte %d "
+              "written\n", w, h, src_pitch, dst_pitch, y, x);
+          ok = FALSE;
+        }
   cudaFree (sbase);
   cudaFree (dbase);
   g_free (host_src);
@@ -121,8 +131,9 @@ GST_START_TEST (test_luma_kernel_against_reference)
 
 GST_END_TEST;
 
-/* The 16-bit kernel alone: P010-like words (10 bits up 6) and
- * I420_10LE-like ones (10 bits at 0) with random unused bits, from planes
+/* The 16-bit kernel alone: P010-like words (10 bits up 6),
+ * I420_10LE-like ones (10 bits at 0) with random unused bits and 16-bit
+ * ones (GRAY16_LE: copied), from planes
  * at a 256-byte boundary and 2 bytes in, into poisoned GRAY16 planes whose
  * bytes after each row's samples must stay poisoned */
 static gboolean
@@ -182,7 +193,10 @@ GST_START_TEST (test_luma16_kernel_against_reference)
   static const gint dims[][2] = { {1, 1}, {7, 3}, {8, 2}, {33, 17},
   {1921, 1081}
   };
-  static const gint kinds[][2] = { {10, 6}, {10, 0}, {12, 4}, {12, 0} };
+  /* 16 bits: a copy of the rows */
+  static const gint kinds[][2] = { {10, 6}, {10, 0}, {12, 4}, {12, 0},
+  {16, 0}
+  };
   gboolean ok = TRUE;
   guint d, k, a;
 
