@@ -117,8 +117,6 @@ enum
   PROP_TEMPORAL_RADIUS,
 };
 
-#define SLOTS CFX_TEMPORAL_SLOTS
-
 struct _GstCudaFxDegrain
 {
   GstCudaFxFilter parent;
@@ -137,18 +135,12 @@ struct _GstCudaFxDegrain
   /* streaming thread only */
   gint radius;                  /* temporal-radius since start () */
   CfxTemporalScratch *temporal;
-  /* which frame's search image each slot holds: a buffer and its place
-   * in the previous window (see search_slot), or NULL */
-  GstBuffer *slot[SLOTS];
-  guint slot_pos[SLOTS];
   CfxDegrainScratch *scratch;
   gint n_channels;
   gint width[MAX_CH], height[MAX_CH];
   gdouble est[MAX_CH];          /* smoothed estimate, < 0: none yet */
   gboolean synced;              /* the one synchronous estimate is done */
-  gint *host_est;               /* pinned: (EST_LAG + 1) x MAX_CH ints */
-  cudaEvent_t events[EST_LAG + 1];
-  gboolean pending[EST_LAG];    /* slot k % EST_LAG: frame k's readback */
+  GstCudaFxReadback *readback;  /* each frame's estimate, MAX_CH ints */
   GstClockTime next_post;       /* stream time of the next message */
   guint64 frames;               /* since the last reset */
 };
@@ -206,20 +198,18 @@ reset_estimates (GstCudaFxDegrain * self)
 
   for (i = 0; i < MAX_CH; i++)
     self->est[i] = -1.0;
-  for (i = 0; i < EST_LAG; i++)
-    self->pending[i] = FALSE;
+  if (self->readback)
+    gst_cuda_fx_readback_reset (self->readback);
   self->synced = FALSE;
   self->next_post = GST_CLOCK_TIME_NONE;
   self->frames = 0;
 }
 
-/* Frees the scratch, the pinned readback area and the events. cudaFree and
- * cudaFreeHost wait for the work that still uses them. */
+/* Frees the scratch and the readbacks (cudaFree and cudaFreeHost wait for
+ * the work that still uses them) */
 static void
 free_resources (GstCudaFxDegrain * self)
 {
-  guint i;
-
   if (self->scratch) {
     cfx_degrain_scratch_free (self->scratch);
     self->scratch = NULL;
@@ -228,17 +218,8 @@ free_resources (GstCudaFxDegrain * self)
     cfx_temporal_scratch_free (self->temporal);
     self->temporal = NULL;
   }
-  memset (self->slot, 0, sizeof (self->slot));
-  for (i = 0; i < EST_LAG + 1; i++) {
-    if (self->events[i]) {
-      cudaEventDestroy (self->events[i]);
-      self->events[i] = NULL;
-    }
-  }
-  if (self->host_est) {
-    cudaFreeHost (self->host_est);
-    self->host_est = NULL;
-  }
+  gst_cuda_fx_readback_free (self->readback);
+  self->readback = NULL;
   self->n_channels = 0;
   reset_estimates (self);
 }
@@ -253,7 +234,6 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
   gint width[MAX_CH] = { 0 }, height[MAX_CH] = { 0 };
   gboolean same;
   cudaError_t err;
-  guint i;
 
   if (n < 1 || n > MAX_CH) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
@@ -271,7 +251,6 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
   same = same && (self->radius == 0) == (self->temporal == NULL);
   if (same) {
     reset_estimates (self);
-    memset (self->slot, 0, sizeof (self->slot));
     return TRUE;
   }
 
@@ -297,19 +276,11 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
             GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)))
       goto fail;
   }
-  err = cudaHostAlloc ((void **) &self->host_est, (EST_LAG + 1) * MAX_CH *
-      sizeof (gint), cudaHostAllocDefault);
+  self->readback = gst_cuda_fx_readback_new (gst_cuda_fx_filter_get_context
+      (filter), MAX_CH * sizeof (gint), EST_LAG, &err);
   if (!gst_cuda_fx_check (self, err, "Allocating pinned memory for the "
           "noise estimates"))
     goto fail;
-  for (i = 0; i < EST_LAG + 1; i++) {
-    /* blocking sync: a host that runs ahead of a busy GPU waits for an
-     * estimate asleep (collect_estimate), not spinning a core */
-    err = cudaEventCreateWithFlags (&self->events[i],
-        cudaEventDisableTiming | cudaEventBlockingSync);
-    if (!gst_cuda_fx_check (self, err, "Creating a CUDA event"))
-      goto fail;
-  }
   self->n_channels = n;
   for (c = 0; c < MAX_CH; c++) {
     self->width[c] = width[c];
@@ -366,43 +337,28 @@ fold_estimate (GstCudaFxDegrain * self, const gint * medians, gboolean first)
 static gboolean
 collect_estimate (GstCudaFxDegrain * self)
 {
-  guint slot = self->frames % EST_LAG;
+  gconstpointer medians;
   cudaError_t err;
 
-  if (self->frames < EST_LAG || !self->pending[slot])
-    return TRUE;
-  err = cudaEventQuery (self->events[slot]);
-  if (err == cudaErrorNotReady) {
-    (void) cudaGetLastError ();   /* not an error: not for the launch check */
-    GST_LOG_OBJECT (self, "estimate of frame %" G_GUINT64_FORMAT " is late",
-        self->frames - EST_LAG);
-    err = cudaEventSynchronize (self->events[slot]);
-  }
+  err = gst_cuda_fx_readback_collect (self->readback, self->frames, &medians);
   if (!gst_cuda_fx_check (self, err, "Reading the noise estimate back"))
     return FALSE;
-  fold_estimate (self, self->host_est + slot * MAX_CH, FALSE);
-  self->pending[slot] = FALSE;
+  if (medians)
+    fold_estimate (self, medians, FALSE);
   return TRUE;
 }
 
-/* Enqueues the copy of this frame's estimate into its slot, which the
- * frame EST_LAG later folds in (and so has freed) */
+/* Enqueues the copy of this frame's estimate, which the frame EST_LAG
+ * later folds in */
 static gboolean
 queue_readback (GstCudaFxDegrain * self, cudaStream_t stream)
 {
-  guint slot = self->frames % EST_LAG;
   cudaError_t err;
 
-  g_assert (!self->pending[slot]);
-  err = cudaMemcpyAsync (self->host_est + slot * MAX_CH,
+  err = gst_cuda_fx_readback_queue (self->readback, self->frames,
       cfx_degrain_estimate_device (self->scratch),
-      self->n_channels * sizeof (gint), cudaMemcpyDeviceToHost, stream);
-  if (err == cudaSuccess)
-    err = cudaEventRecord (self->events[slot], stream);
-  if (!gst_cuda_fx_check (self, err, "Queueing the noise estimate readback"))
-    return FALSE;
-  self->pending[slot] = TRUE;
-  return TRUE;
+      self->n_channels * sizeof (gint), stream);
+  return gst_cuda_fx_check (self, err, "Queueing the noise estimate readback");
 }
 
 /* The first frame's own estimate, waited for */
@@ -410,27 +366,21 @@ static gboolean
 estimate_now (GstCudaFxDegrain * self, const CfxPlane * src,
     cudaStream_t stream)
 {
-  gint *host = self->host_est + EST_LAG * MAX_CH;
-  cudaEvent_t ev = self->events[EST_LAG];
+  gconstpointer medians = NULL;
   const gchar *step = "launching the estimate";
   cudaError_t err;
 
   err = cfx_degrain_estimate (src, self->n_channels, self->scratch, stream);
   if (err == cudaSuccess) {
-    step = "queueing its readback";
-    err = cudaMemcpyAsync (host, cfx_degrain_estimate_device (self->scratch),
-        self->n_channels * sizeof (gint), cudaMemcpyDeviceToHost, stream);
-  }
-  if (err == cudaSuccess)
-    err = cudaEventRecord (ev, stream);
-  if (err == cudaSuccess) {
-    step = "waiting for it";
-    err = cudaEventSynchronize (ev);
+    step = "reading it back";
+    err = gst_cuda_fx_readback_now (self->readback,
+        cfx_degrain_estimate_device (self->scratch),
+        self->n_channels * sizeof (gint), stream, &medians);
   }
   if (!gst_cuda_fx_check (self, err, "Estimating the first frame's noise "
           "(%s)", step))
     return FALSE;
-  fold_estimate (self, host, TRUE);
+  fold_estimate (self, medians, TRUE);
   return TRUE;
 }
 
@@ -498,56 +448,7 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
       gst_message_new_element (GST_OBJECT (self), s));
 }
 
-/* ---- temporal: search images -------------------------------------- */
-
-/* The slots holding the search images of the window's real frames
- * (positions @first .. @last), made where missing: slot_of[pos]. A slot
- * is trusted only for the buffer that was one place further out in the
- * previous window of the same stream: the window moves by one input per
- * output, and a buffer the history let go may come back at once with
- * other content (from a pool), never at the place it had. */
-static gboolean
-find_slots (GstCudaFxDegrain * self, const GstCudaFxWindow * window,
-    guint first, guint last, gint * slot_of, cudaStream_t stream)
-{
-  gboolean used[SLOTS] = { FALSE };
-  guint pos;
-  gint i;
-
-  /* a new stream: nothing from before counts */
-  if (window->n_before == 0)
-    memset (self->slot, 0, sizeof (self->slot));
-  for (pos = first; pos <= last; pos++) {
-    slot_of[pos] = -1;
-    for (i = 0; i < SLOTS && slot_of[pos] < 0; i++)
-      if (!used[i] && self->slot[i] == window->frames[pos]->video.buffer
-          && self->slot_pos[i] == pos + 1) {
-        used[i] = TRUE;
-        slot_of[pos] = i;
-      }
-  }
-  for (pos = first; pos <= last; pos++) {
-    GstCudaFxFrame *frame = window->frames[pos];
-    cudaError_t err;
-
-    if (slot_of[pos] >= 0)
-      continue;
-    for (i = 0; i < SLOTS && used[i]; i++);
-    g_assert (i < SLOTS);       /* a window has fewer frames than slots */
-    err = cfx_temporal_prepare (self->temporal, i, &frame->comp[0], stream);
-    if (!gst_cuda_fx_check (self, err, "Making a frame's motion search "
-            "image"))
-      return FALSE;
-    used[i] = TRUE;
-    self->slot[i] = frame->video.buffer;
-    slot_of[pos] = i;
-  }
-  for (i = 0; i < SLOTS; i++)
-    self->slot[i] = used[i] ? self->slot[i] : NULL;
-  for (pos = first; pos <= last; pos++)
-    self->slot_pos[slot_of[pos]] = pos;
-  return TRUE;
-}
+/* ---- temporal -------------------------------------------------------- */
 
 /* The temporal mean of @window's frame into the temporal scratch; @src
  * becomes its planes */
@@ -557,26 +458,34 @@ temporal_mean (GstCudaFxDegrain * self, const GstCudaFxWindow * window,
 {
   GstCudaFxFrame *cur = window->frames[window->past];
   CfxTemporalParams params = { 0 };
-  gint slot_of[GST_CUDA_FX_HISTORY_MAX_WINDOW];
+  const CfxPlane *lumas[GST_CUDA_FX_HISTORY_MAX_WINDOW];
+  gint slot_of[GST_CUDA_FX_HISTORY_MAX_WINDOW], k, first, n;
   cudaError_t err;
-  gint k;
 
   params.n_past = MIN ((gint) window->n_before, self->radius);
   params.n_future = MIN ((gint) window->n_after, self->radius);
   params.sigma = (gfloat) sigma;
-  if (!find_slots (self, window, window->past - params.n_past,
-          window->past + params.n_future, slot_of, stream))
+  /* the search images of the frames the stream has, kept from window to
+   * window (a new stream: none from before counts) */
+  first = window->past - params.n_past;
+  n = params.n_past + 1 + params.n_future;
+  for (k = 0; k < n; k++)
+    lumas[k] = &window->frames[first + k]->comp[0];
+  err = cfx_temporal_search_images (self->temporal, &window->serials[first],
+      lumas, n, window->n_before == 0, slot_of, stream);
+  if (!gst_cuda_fx_check (self, err, "Making a frame's motion search image"))
     return FALSE;
+  /* slot_of[k]: of window position first + k */
   for (k = 1; k <= params.n_past; k++) {
     params.past[k - 1].frame = window->frames[window->past - k]->comp;
-    params.past[k - 1].slot = slot_of[window->past - k];
+    params.past[k - 1].slot = slot_of[params.n_past - k];
   }
   for (k = 1; k <= params.n_future; k++) {
     params.future[k - 1].frame = window->frames[window->past + k]->comp;
-    params.future[k - 1].slot = slot_of[window->past + k];
+    params.future[k - 1].slot = slot_of[params.n_past + k];
   }
 
-  err = cfx_temporal_mean (cur->comp, slot_of[window->past],
+  err = cfx_temporal_mean (cur->comp, slot_of[params.n_past],
       self->n_channels, &params, self->temporal, stream);
   if (!gst_cuda_fx_check (self, err, "Averaging a %dx%d frame with its "
           "%d + %d neighbours", GST_VIDEO_FRAME_WIDTH (&cur->video),
@@ -709,7 +618,6 @@ gst_cuda_fx_degrain_start (GstBaseTransform * trans)
   GST_OBJECT_LOCK (self);
   self->radius = self->temporal_radius;
   GST_OBJECT_UNLOCK (self);
-  memset (self->slot, 0, sizeof (self->slot));
   gst_cuda_fx_filter_set_window (GST_CUDA_FX_FILTER (trans), self->radius,
       self->radius);
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_degrain_parent_class)->start

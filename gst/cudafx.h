@@ -4,7 +4,9 @@
 
 #include <gst/gstcudafxcontext.h>
 #include <gst/gstcudafxplane.h>
+#include <gst/gstcudafxformat.h>
 #include <gst/gstcudafxmemory.h>
+#include <gst/gstcudafxsharing.h>
 #include <gst/gstcudafxframe.h>
 #include <gst/gstcudafxhistory.h>
 #include <gst/gstcudafxcaps.h>
@@ -13,5 +15,6 @@
 #include <gst/gstcudafxhostmemory.h>
 #include <gst/gstcudafxfilter.h>
 #include <gst/gstcudafxdlpack.h>
+#include <gst/gstcudafxreadback.h>
 
 #endif

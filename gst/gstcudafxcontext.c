@@ -1,12 +1,14 @@
-/* gst-cudafx: per-device context singleton, event pool, deferred release
- * of host memory under the copy engine, and GstContext sharing. */
+/* gst-cudafx: the device alone. A per-device context singleton (or a
+ * context adopted from GStreamer's CUDA library), its event pool, host
+ * waits, and the deferred release of host memory under the copy engine.
+ * Allocation is gstcudafxmemory.c's, sharing between elements
+ * gstcudafxsharing.c's. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include "gstcudafxcontext.h"
-#include "gstcudafx-private.h"
-#include "gstcudafxinterop.h"
+#include "gstcudafxcontext-private.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -40,14 +42,6 @@ struct _GstCudaFxContext
   GstObject *interop_context;
 
   cudaStream_t transfer_stream;
-
-  /* Device frames come from a memory pool of the context's own, on
-   * streams that carry nothing else: an allocation waits for no one, a
-   * release only for the allocation's last users. NULL pool: the device
-   * has no memory pools, plain cudaMalloc/cudaFree. */
-  cudaMemPool_t mem_pool;
-  cudaStream_t alloc_stream;
-  cudaStream_t free_stream;
 
   GMutex event_lock;
   GQueue free_events;
@@ -135,13 +129,6 @@ gst_cuda_fx_context_finalize (GObject * object)
     cudaEventDestroy (event);
   if (self->transfer_stream)
     cudaStreamDestroy (self->transfer_stream);
-  if (self->alloc_stream)
-    cudaStreamDestroy (self->alloc_stream);
-  if (self->free_stream)
-    cudaStreamDestroy (self->free_stream);
-  /* every allocation holds a reference: none is left */
-  if (self->mem_pool)
-    cudaMemPoolDestroy (self->mem_pool);
   g_mutex_clear (&self->event_lock);
   g_free (self->device_name);
   gst_clear_object (&self->interop_context);
@@ -187,49 +174,8 @@ release_thread_func (gpointer data)
   return NULL;
 }
 
-/* A pool that keeps what is released (frames are reallocated at the same
- * sizes all the time) and reuses a block only once its release is known
- * to be complete, never by making one stream wait for another. */
-static cudaError_t
-create_mem_pool (GstCudaFxContext * self)
-{
-  struct cudaMemPoolProps props;
-  cudaMemPool_t pool;
-  guint64 keep = G_MAXUINT64;
-  gint supported = 0, no = 0;
-  cudaError_t err;
-
-  err = cudaDeviceGetAttribute (&supported, cudaDevAttrMemoryPoolsSupported,
-      self->device_id);
-  if (err != cudaSuccess || !supported) {
-    GST_INFO_OBJECT (self, "no memory pools on device %d: cudaMalloc per "
-        "frame allocation", self->device_id);
-    cudaGetLastError ();
-    return cudaSuccess;
-  }
-
-  memset (&props, 0, sizeof (props));
-  props.allocType = cudaMemAllocationTypePinned;
-  props.location.type = cudaMemLocationTypeDevice;
-  props.location.id = self->device_id;
-  err = cudaMemPoolCreate (&pool, &props);
-  if (err != cudaSuccess)
-    return err;
-  err = cudaMemPoolSetAttribute (pool, cudaMemPoolAttrReleaseThreshold,
-      &keep);
-  if (err == cudaSuccess)
-    err = cudaMemPoolSetAttribute (pool,
-        cudaMemPoolReuseAllowInternalDependencies, &no);
-  if (err != cudaSuccess) {
-    cudaMemPoolDestroy (pool);
-    return err;
-  }
-  self->mem_pool = pool;
-  return cudaSuccess;
-}
-
-/* Streams, the memory pool and the release thread, in the context current
- * now */
+/* The transfer stream and the release thread, in the context current
+ * now (device allocations are gstcudafxmemory.c's) */
 static gboolean
 create_resources (GstCudaFxContext * self, GError ** error)
 {
@@ -237,19 +183,9 @@ create_resources (GstCudaFxContext * self, GError ** error)
 
   err = cudaStreamCreateWithFlags (&self->transfer_stream,
       cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = cudaStreamCreateWithFlags (&self->alloc_stream,
-        cudaStreamNonBlocking);
-  if (err == cudaSuccess)
-    err = cudaStreamCreateWithFlags (&self->free_stream,
-        cudaStreamNonBlocking);
-  /* an adopted context allocates with cudaMalloc: pool allocations are
-   * not known to be usable from a context other than the primary one */
-  if (err == cudaSuccess && self->primary)
-    err = create_mem_pool (self);
   if (err != cudaSuccess) {
     g_set_error (error, GST_CUDA_FX_ERROR, GST_CUDA_FX_ERROR_CUDA,
-        "Creating streams and a memory pool on device %d failed: %s (%s)",
+        "Creating a stream on device %d failed: %s (%s)",
         self->device_id, cudaGetErrorString (err), cudaGetErrorName (err));
     return FALSE;
   }
@@ -494,37 +430,6 @@ gst_cuda_fx_context_adopt (gpointer cu_context, gint device_id,
 }
 
 /**
- * gst_cuda_fx_context_get_memory_stats:
- * @in_use: (out) (optional): bytes in frames now
- * @reserved: (out) (optional): bytes the pool holds, frames and freed ones
- *
- * For monitoring and leak checks: frames still alive show in @in_use.
- */
-gboolean
-gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
-    guint64 * in_use, guint64 * reserved)
-{
-  guint64 used = 0, held = 0;   /* cuuint64_t: 64 bits */
-  cudaError_t err;
-
-  g_return_val_if_fail (GST_IS_CUDA_FX_CONTEXT (context), FALSE);
-  if (!context->mem_pool)
-    return FALSE;
-  err = cudaMemPoolGetAttribute (context->mem_pool,
-      cudaMemPoolAttrUsedMemCurrent, &used);
-  if (err == cudaSuccess)
-    err = cudaMemPoolGetAttribute (context->mem_pool,
-        cudaMemPoolAttrReservedMemCurrent, &held);
-  if (err != cudaSuccess)
-    return FALSE;
-  if (in_use)
-    *in_use = used;
-  if (reserved)
-    *reserved = held;
-  return TRUE;
-}
-
-/**
  * gst_cuda_fx_context_get_transfer_stream: (skip)
  *
  * For C: takes or gives CUDA types.
@@ -533,63 +438,6 @@ cudaStream_t
 gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext * context)
 {
   return context->transfer_stream;
-}
-
-/* Internal: device memory for one allocation of gstcudafxmemory.c,
- * all zero with @zero. With the pool the allocation is stream-ordered on a
- * stream of its own and @sync records its completion as a write, so that
- * the first user waits for it on the GPU. */
-cudaError_t
-gst_cuda_fx_context_alloc (GstCudaFxContext * context, gsize size,
-    gboolean zero, gpointer * ptr, GstCudaFxSync * sync)
-{
-  cudaError_t err;
-
-  err = gst_cuda_fx_context_make_current (context);
-  if (err != cudaSuccess)
-    return err;
-  err = context->mem_pool ? cudaMallocFromPoolAsync (ptr, size,
-      context->mem_pool, context->alloc_stream) : cudaMalloc (ptr, size);
-  if (err != cudaSuccess)
-    return err;
-  /* the fill is on the allocation stream too (element streams do not wait
-   * for the legacy stream); a synchronous cudaMalloc alone needs no event */
-  if (zero)
-    err = cudaMemsetAsync (*ptr, 0, size, context->alloc_stream);
-  if (err == cudaSuccess && (context->mem_pool || zero))
-    err = gst_cuda_fx_sync_end (sync, context->alloc_stream, TRUE);
-  if (err != cudaSuccess) {
-    if (context->mem_pool)
-      cudaFreeAsync (*ptr, context->alloc_stream);
-    else
-      cudaFree (*ptr);
-  }
-  return err;
-}
-
-/* Internal: releases @ptr once every user @sync knows of is done, without
- * a host wait (cudaFree, without a pool, waits for the device). */
-void
-gst_cuda_fx_context_free (GstCudaFxContext * context, gpointer ptr,
-    GstCudaFxSync * sync)
-{
-  cudaError_t err;
-
-  gst_cuda_fx_context_make_current (context);
-  if (!context->mem_pool) {
-    cudaFree (ptr);
-    return;
-  }
-  err = gst_cuda_fx_sync_begin (sync, context->free_stream, TRUE);
-  if (err == cudaSuccess)
-    err = cudaFreeAsync (ptr, context->free_stream);
-  if (err != cudaSuccess) {
-    /* the device is lost or the stream is broken: nothing runs any more */
-    GST_ERROR_OBJECT (context, "releasing device memory failed: %s",
-        cudaGetErrorName (err));
-    cudaStreamSynchronize (context->free_stream);
-    cudaFree (ptr);
-  }
 }
 
 /* An event of @pool (one of the context's free lists), or a new one of
@@ -717,191 +565,6 @@ gst_cuda_fx_context_release_after (GstCudaFxContext * context,
   item->event = event;
   item->object = object;
   g_async_queue_push (context->pending, item);
-  return TRUE;
-}
-
-/* ---- sharing through GstContext -------------------------------------- */
-
-/**
- * gst_context_set_cuda_fx_context:
- * @context: a writable #GstContext of type %GST_CUDA_FX_CONTEXT_TYPE
- * @cuda_ctx: the context to share
- *
- * Puts @cuda_ctx (and its device id) into @context.
- */
-void
-gst_context_set_cuda_fx_context (GstContext * context,
-    GstCudaFxContext * cuda_ctx)
-{
-  GstStructure *s = gst_context_writable_structure (context);
-
-  gst_structure_set (s, "context", GST_TYPE_CUDA_FX_CONTEXT, cuda_ctx,
-      "device-id", G_TYPE_INT, cuda_ctx->device_id, NULL);
-}
-
-/**
- * gst_context_get_cuda_fx_context:
- * @context: a #GstContext
- * @cuda_ctx: (out) (transfer full) (optional): the context it carries
- *
- * Returns: whether @context carries one of our contexts.
- */
-gboolean
-gst_context_get_cuda_fx_context (GstContext * context,
-    GstCudaFxContext ** cuda_ctx)
-{
-  const GstStructure *s;
-
-  if (g_strcmp0 (gst_context_get_context_type (context),
-          GST_CUDA_FX_CONTEXT_TYPE) != 0)
-    return FALSE;
-  s = gst_context_get_structure (context);
-  return gst_structure_get (s, "context", GST_TYPE_CUDA_FX_CONTEXT, cuda_ctx,
-      NULL);
-}
-
-gboolean
-gst_cuda_fx_handle_set_context (GstElement * element, GstContext * context,
-    gint device_id, GstCudaFxContext ** cuda_ctx)
-{
-  GstCudaFxContext *other = NULL;
-
-  if (!context)
-    return FALSE;
-  /* GStreamer's CUDA context (nvcodec's elements): never replaces one we
-   * have */
-  if (!gst_context_get_cuda_fx_context (context, &other))
-    return !*cuda_ctx && gst_cuda_fx_interop_context_from (element, context,
-        device_id, cuda_ctx);
-
-  /* device-id -1 takes the neighbours' device; a fixed id only its own */
-  if (device_id >= 0 && other->device_id != device_id) {
-    GST_INFO_OBJECT (element, "ignoring context of device %d, want %d",
-        other->device_id, device_id);
-    gst_object_unref (other);
-    return FALSE;
-  }
-
-  gst_clear_object (cuda_ctx);
-  *cuda_ctx = other;
-  return TRUE;
-}
-
-gboolean
-gst_cuda_fx_handle_context_query (GstElement * element, GstQuery * query,
-    GstCudaFxContext * cuda_ctx)
-{
-  const gchar *type;
-  GstContext *old = NULL, *context;
-
-  if (GST_QUERY_TYPE (query) != GST_QUERY_CONTEXT || !cuda_ctx)
-    return FALSE;
-  if (!gst_query_parse_context_type (query, &type))
-    return FALSE;
-  if (g_strcmp0 (type, GST_CUDA_FX_INTEROP_CONTEXT_TYPE) == 0)
-    return gst_cuda_fx_interop_handle_context_query (element, query,
-        cuda_ctx);
-  if (g_strcmp0 (type, GST_CUDA_FX_CONTEXT_TYPE) != 0)
-    return FALSE;
-
-  gst_query_parse_context (query, &old);
-  context = old ? gst_context_copy (old) :
-      gst_context_new (GST_CUDA_FX_CONTEXT_TYPE, TRUE);
-  gst_context_set_cuda_fx_context (context, cuda_ctx);
-  gst_query_set_context (query, context);
-  gst_context_unref (context);
-  return TRUE;
-}
-
-static gboolean
-pad_peer_query (const GValue * item, GValue * value, gpointer user_data)
-{
-  GstPad *pad = g_value_get_object (item);
-
-  if (gst_pad_peer_query (pad, GST_QUERY_CAST (user_data))) {
-    g_value_set_boolean (value, TRUE);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-static gboolean
-query_neighbours (GstElement * element, GstQuery * query,
-    GstPadDirection direction)
-{
-  GstIterator *it;
-  GValue res = G_VALUE_INIT;
-  gboolean found;
-
-  it = direction == GST_PAD_SRC ? gst_element_iterate_src_pads (element) :
-      gst_element_iterate_sink_pads (element);
-  g_value_init (&res, G_TYPE_BOOLEAN);
-  g_value_set_boolean (&res, FALSE);
-  while (gst_iterator_fold (it, pad_peer_query, &res, query) ==
-      GST_ITERATOR_RESYNC)
-    gst_iterator_resync (it);
-  found = g_value_get_boolean (&res);
-  gst_iterator_free (it);
-  return found;
-}
-
-/**
- * gst_cuda_fx_ensure_element_context:
- *
- * Finds the context to use: one already set, the neighbours' (downstream,
- * then upstream), the application's (need-context), else a new one for
- * @device_id (-1 means device 0), announced with have-context.
- */
-gboolean
-gst_cuda_fx_ensure_element_context (GstElement * element, gint device_id,
-    GstCudaFxContext ** cuda_ctx, GError ** error)
-{
-  /* ours first, then GStreamer's CUDA library's (nvcodec's elements) */
-  const gchar *types[] = { GST_CUDA_FX_CONTEXT_TYPE,
-    GST_CUDA_FX_INTEROP_CONTEXT_TYPE
-  };
-  GstContext *context;
-  guint i;
-
-  if (*cuda_ctx)
-    return TRUE;
-
-  for (i = 0; i < G_N_ELEMENTS (types) && !*cuda_ctx; i++) {
-    GstQuery *query;
-
-    if (i > 0 && !gst_cuda_fx_interop_available ())
-      break;
-    query = gst_query_new_context (types[i]);
-    if (query_neighbours (element, query, GST_PAD_SRC)
-        || query_neighbours (element, query, GST_PAD_SINK)) {
-      gst_query_parse_context (query, &context);
-      if (context)
-        gst_element_set_context (element, context);
-    }
-    gst_query_unref (query);
-  }
-  for (i = 0; i < G_N_ELEMENTS (types) && !*cuda_ctx; i++) {
-    if (i > 0 && !gst_cuda_fx_interop_available ())
-      break;
-    gst_element_post_message (element,
-        gst_message_new_need_context (GST_OBJECT_CAST (element), types[i]));
-  }
-  if (*cuda_ctx)
-    return TRUE;
-
-  *cuda_ctx = gst_cuda_fx_context_get (device_id < 0 ? 0 : device_id, error);
-  if (!*cuda_ctx)
-    return FALSE;
-
-  context = gst_context_new (GST_CUDA_FX_CONTEXT_TYPE, TRUE);
-  gst_context_set_cuda_fx_context (context, *cuda_ctx);
-  gst_element_set_context (element, context);
-  gst_element_post_message (element,
-      gst_message_new_have_context (GST_OBJECT_CAST (element), context));
-  /* and for nvcodec's elements that ask later: the same CUDA context */
-  if ((context = gst_cuda_fx_interop_context_new (*cuda_ctx)))
-    gst_element_post_message (element,
-        gst_message_new_have_context (GST_OBJECT_CAST (element), context));
   return TRUE;
 }
 

@@ -1,5 +1,5 @@
 /* gst-cudafx: one object per CUDA device per process, around the device's
- * primary context, shared between elements through GstContext. */
+ * primary context (shared between elements by gstcudafxsharing.h). */
 #ifndef __GST_CUDA_FX_CONTEXT_H__
 #define __GST_CUDA_FX_CONTEXT_H__
 
@@ -57,28 +57,9 @@ cudaError_t gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
 gboolean gst_cuda_fx_context_release_after (GstCudaFxContext * context,
     cudaStream_t stream, gpointer object);
 
-/* Device memory of the context's frame pool: bytes in frames now, bytes
- * the pool holds (freed frames are kept for reuse). FALSE without a pool
- * (devices without memory pools allocate each frame). */
-gboolean gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
-    guint64 * in_use, guint64 * reserved);
-
 /* Stream for copies that serve CPU maps and device copies of memory */
 cudaStream_t gst_cuda_fx_context_get_transfer_stream (GstCudaFxContext *
     context);
-
-/* Sharing between elements */
-void gst_context_set_cuda_fx_context (GstContext * context,
-    GstCudaFxContext * cuda_ctx);
-gboolean gst_context_get_cuda_fx_context (GstContext * context,
-    GstCudaFxContext ** cuda_ctx);
-
-gboolean gst_cuda_fx_handle_set_context (GstElement * element,
-    GstContext * context, gint device_id, GstCudaFxContext ** cuda_ctx);
-gboolean gst_cuda_fx_handle_context_query (GstElement * element,
-    GstQuery * query, GstCudaFxContext * cuda_ctx);
-gboolean gst_cuda_fx_ensure_element_context (GstElement * element,
-    gint device_id, GstCudaFxContext ** cuda_ctx, GError ** error);
 
 /* Errors */
 #define GST_CUDA_FX_ERROR (gst_cuda_fx_error_quark ())

@@ -14,6 +14,7 @@
 #include "gstcudafxfilter.h"
 #include "gstcudafxmemory.h"
 #include "gstcudafxbufferpool.h"
+#include "gstcudafxsharing.h"
 
 #include <string.h>
 
@@ -21,10 +22,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_filter_debug
 
 #define DEFAULT_DEVICE_ID -1
-/* device frames a pool holds beyond the minimum its users ask for: past
- * that, a producer waits for a frame to come back (a deep queue would
- * otherwise grow device memory without bound) */
-#define POOL_HEADROOM 24
 
 enum
 {
@@ -422,29 +419,12 @@ follow_upstream_device (GstBaseTransform * trans)
 {
   GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
-  GstQuery *query = gst_query_new_context (GST_CUDA_FX_CONTEXT_TYPE);
-  GstCudaFxContext *up = NULL;
-  GstContext *context = NULL;
+  GstCudaFxContext *up;
   gint up_device, device;
   gboolean ok = TRUE;
 
-  if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query)) {
-    gst_query_parse_context (query, &context);
-    if (context)
-      gst_context_get_cuda_fx_context (context, &up);
-  }
-  gst_query_unref (query);
-  /* an nvcodec element upstream: its CUDA context, adopted */
-  if (!up && gst_cuda_fx_interop_available ()) {
-    query = gst_query_new_context (GST_CUDA_FX_INTEROP_CONTEXT_TYPE);
-    if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (trans), query)) {
-      gst_query_parse_context (query, &context);
-      if (context)
-        gst_cuda_fx_interop_context_from (GST_ELEMENT_CAST (trans), context,
-            -1, &up);
-    }
-    gst_query_unref (query);
-  }
+  up = gst_cuda_fx_query_upstream_context (GST_ELEMENT_CAST (trans),
+      GST_BASE_TRANSFORM_SINK_PAD (trans));
   if (!up || !priv->context || up == priv->context)
     goto done;
 
@@ -531,16 +511,6 @@ gst_cuda_fx_filter_set_caps (GstBaseTransform * trans, GstCaps * incaps,
   return TRUE;
 }
 
-/* A new pool of the device memory @caps ask for: GStreamer's CUDA memory
- * (nvcodec's elements) or ours */
-static GstBufferPool *
-pool_for_caps (GstCaps * caps, GstCudaFxContext * context)
-{
-  return gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA) ?
-      gst_cuda_fx_interop_pool_new (context) :
-      gst_cuda_fx_buffer_pool_new (context);
-}
-
 /**
  * gst_cuda_fx_filter_new_device_pool:
  *
@@ -550,33 +520,8 @@ GstBufferPool *
 gst_cuda_fx_filter_new_device_pool (GstCudaFxFilter * filter, GstCaps * caps,
     guint min_buffers, guint max_buffers)
 {
-  GstBufferPool *pool;
-  GstStructure *config;
-
-  pool = pool_for_caps (caps, PRIV (filter)->context);
-  if (!pool)
-    return NULL;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, 0, min_buffers,
-      max_buffers);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    gst_object_unref (pool);
-    return NULL;
-  }
-  return pool;
-}
-
-static guint
-pool_size (GstBufferPool * pool)
-{
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-  guint size = 0;
-
-  gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
-  gst_structure_free (config);
-  return size;
+  return gst_cuda_fx_device_pool_new (PRIV (filter)->context, caps,
+      min_buffers, max_buffers);
 }
 
 /**
@@ -589,59 +534,8 @@ gboolean
 gst_cuda_fx_filter_propose_device_pool (GstCudaFxFilter * filter,
     GstQuery * query, guint min_buffers)
 {
-  GstCaps *caps;
-  GstBufferPool *pool;
-
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps)
-    return FALSE;
-
-  pool = gst_cuda_fx_filter_new_device_pool (filter, caps, min_buffers, 0);
-  if (!pool)
-    return FALSE;
-  gst_query_add_allocation_pool (query, pool, pool_size (pool), min_buffers,
-      0);
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  gst_object_unref (pool);
-  return TRUE;
-}
-
-/* Whether downstream's @pool gives the memory @caps ask for, in our CUDA
- * context */
-static gboolean
-pool_fits (GstBufferPool * pool, GstCaps * caps, GstCudaFxContext * context)
-{
-  if (gst_cuda_fx_caps_have_feature (caps, GST_CAPS_FEATURE_MEMORY_CUDA))
-    return gst_cuda_fx_interop_is_pool (pool, context);
-  return GST_IS_CUDA_FX_BUFFER_POOL (pool)
-      && gst_cuda_fx_context_get_handle (gst_cuda_fx_buffer_pool_get_context
-      (pool)) == gst_cuda_fx_context_get_handle (context)
-      && gst_cuda_fx_context_get_device_id (gst_cuda_fx_buffer_pool_get_context
-          (pool)) == gst_cuda_fx_context_get_device_id (context);
-}
-
-/* Says why @pool gave no frame: device memory, with what, how much, which
- * device and the CUDA error, where the pool knows */
-static void
-post_pool_error (GstCudaFxFilter * filter, GstBufferPool * pool,
-    const gchar * what)
-{
-  GstCudaFxFilterPrivate *priv = PRIV (filter);
-  gchar *error = GST_IS_CUDA_FX_BUFFER_POOL (pool) ?
-      gst_cuda_fx_buffer_pool_take_error (pool) : NULL;
-
-  if (error)
-    GST_ELEMENT_ERROR (filter, RESOURCE, NO_SPACE_LEFT, ("%s", error),
-        ("%s from %" GST_PTR_FORMAT, what, pool));
-  else
-    GST_ELEMENT_ERROR (filter, RESOURCE, FAILED,
-        ("Getting a %dx%d %s frame from the element's pool on CUDA device %d "
-            "failed", GST_VIDEO_INFO_WIDTH (&priv->out_info),
-            GST_VIDEO_INFO_HEIGHT (&priv->out_info),
-            GST_VIDEO_INFO_NAME (&priv->out_info),
-            gst_cuda_fx_context_get_device_id (priv->context)),
-        ("%s from %" GST_PTR_FORMAT, what, pool));
-  g_free (error);
+  return gst_cuda_fx_device_pool_propose (PRIV (filter)->context, query,
+      min_buffers);
 }
 
 /* The output frame; a pool that cannot make one says why */
@@ -656,7 +550,10 @@ gst_cuda_fx_filter_prepare_output_buffer (GstBaseTransform * trans,
       ->prepare_output_buffer (trans, input, outbuf);
   if (ret == GST_FLOW_ERROR && (pool = gst_base_transform_get_buffer_pool
           (trans))) {
-    post_pool_error (GST_CUDA_FX_FILTER (trans), pool, "Acquiring a frame");
+    GstCudaFxFilterPrivate *priv = PRIV (trans);
+
+    gst_cuda_fx_device_pool_post_error (GST_ELEMENT_CAST (trans), pool,
+        "Acquiring a frame", &priv->out_info, priv->context);
     gst_object_unref (pool);
   }
   return ret;
@@ -673,69 +570,9 @@ gst_cuda_fx_filter_decide_device_pool (GstCudaFxFilter * filter,
     GstQuery * query)
 {
   GstCudaFxFilterPrivate *priv = PRIV (filter);
-  GstCaps *caps;
-  GstBufferPool *pool = NULL;
-  guint size = 0, min = 0, max = 0;
-  gboolean update = FALSE;
-  GstStructure *config;
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps)
-    return FALSE;
-
-  if (gst_query_get_n_allocation_pools (query) > 0) {
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-    update = TRUE;
-    if (pool && !pool_fits (pool, caps, priv->context)) {
-      GST_DEBUG_OBJECT (filter, "downstream pool %" GST_PTR_FORMAT
-          " is not a device pool of this CUDA context", pool);
-      gst_clear_object (&pool);
-    }
-  }
-  if (!pool)
-    pool = pool_for_caps (caps, priv->context);
-  if (!pool) {
-    GST_ELEMENT_ERROR (filter, RESOURCE, SETTINGS, (NULL),
-        ("Cannot make a device pool for %" GST_PTR_FORMAT, caps));
-    return FALSE;
-  }
-
-  /* frames in flight on the GPU while the host runs ahead */
-  min = MAX (min, 2);
-  if (max && max < min)
-    max = min;
-  if (!max)
-    max = min + POOL_HEADROOM;
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  gst_buffer_pool_config_add_option (config,
-      GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    /* a pool in use refuses a new config; take a fresh one */
-    gst_object_unref (pool);
-    pool = gst_cuda_fx_filter_new_device_pool (filter, caps, min, max);
-    if (!pool) {
-      GST_ELEMENT_ERROR (filter, RESOURCE, SETTINGS, (NULL),
-          ("Cannot configure a device pool for %" GST_PTR_FORMAT, caps));
-      return FALSE;
-    }
-  }
-  size = pool_size (pool);
-
-  /* activated here, so that a failed allocation is said as what it is
-   * (base transform would only say "failed to activate bufferpool") */
-  if (!gst_buffer_pool_set_active (pool, TRUE)) {
-    post_pool_error (filter, pool, "Allocating the first device frames");
-    gst_object_unref (pool);
-    return FALSE;
-  }
-
-  if (update)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-  return TRUE;
+  return gst_cuda_fx_device_pool_decide (GST_ELEMENT_CAST (filter),
+      priv->context, query, &priv->out_info);
 }
 
 static gboolean
@@ -927,6 +764,7 @@ render_window (GstCudaFxFilter * filter, const GstCudaFxHistoryWindow * hw)
   window.n_before = hw->n_before;
   window.n_after = hw->n_after;
   window.n_outputs = hw->n_outputs;
+  memcpy (window.serials, hw->serials, sizeof (window.serials));
   /* the ends of the stream repeat a buffer: map it once (each map orders
    * the stream and records a read) */
   for (i = 0; i < n; i++) {

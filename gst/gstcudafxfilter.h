@@ -32,10 +32,13 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaFxFilter, gst_cuda_fx_filter, GST,
  * @n_after: frames after that the stream really has
  * @output: which output of the input this is, 0 .. @n_outputs - 1
  * @n_outputs: outputs the input gives
+ * @serials: each frame's input number (GstCudaFxHistoryWindow): what
+ *   results kept from one window to the next are keyed on
  */
 typedef struct
 {
   GstCudaFxFrame *frames[GST_CUDA_FX_HISTORY_MAX_WINDOW];
+  guint64 serials[GST_CUDA_FX_HISTORY_MAX_WINDOW];
   guint past, future;
   guint n_before, n_after;
   guint output, n_outputs;

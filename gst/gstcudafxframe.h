@@ -14,6 +14,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gstcudafxcontext.h"
+#include "gstcudafxformat.h"
 #include "gstcudafxplane.h"
 
 G_BEGIN_DECLS
@@ -62,20 +63,6 @@ cudaError_t gst_cuda_fx_frame_copy_plane (GstCudaFxFrame * dst,
     const GstCudaFxFrame * src, guint plane);
 cudaError_t gst_cuda_fx_frame_copy_padding (GstCudaFxFrame * dst,
     const GstCudaFxFrame * src);
-
-/* The description of component @comp of a mapped frame (what @comp of a
- * GstCudaFxFrame holds) */
-GstCudaFxPlane gst_cuda_fx_video_frame_component (const GstVideoFrame * frame,
-    guint comp);
-
-/* Bytes a row of plane @plane holds for a frame @width pixels wide,
- * whatever its stride: every component's samples, and the padding
- * samples of packed pixel groups */
-gsize gst_cuda_fx_video_format_row_bytes (const GstVideoFormatInfo * finfo,
-    guint plane, gint width);
-/* Rows of plane @plane of a frame of @info */
-gint gst_cuda_fx_video_info_plane_height (const GstVideoInfo * info,
-    guint plane);
 
 /* Whether @buffer holds device memory that gst_cuda_fx_frame_map() takes:
  * ours, or GStreamer's CUDA memory where that library is loaded */

@@ -14,6 +14,7 @@ typedef struct
 {
   GstBuffer *buffer;
   guint n_outputs;
+  guint64 serial;
 } Entry;
 
 struct _GstCudaFxHistory
@@ -23,6 +24,8 @@ struct _GstCudaFxHistory
    * from index @next on */
   GArray *entries;
   guint next;
+  /* inputs pushed since the history was made: the next one's serial */
+  guint64 pushed;
 
   gint fps_n, fps_d;
   gboolean progressive_out;
@@ -83,7 +86,7 @@ void
 gst_cuda_fx_history_push (GstCudaFxHistory * history, GstBuffer * input,
     guint n_outputs)
 {
-  Entry e = { input, n_outputs };
+  Entry e = { input, n_outputs, history->pushed++ };
 
   GST_LOG ("input %" GST_PTR_FORMAT ", %u outputs", input, n_outputs);
   g_array_append_val (history->entries, e);
@@ -153,6 +156,7 @@ gst_cuda_fx_history_next (GstCudaFxHistory * history, gboolean draining,
     j = CLAMP (j, (gint) i - (gint) window->n_before,
         (gint) (i + window->n_after));
     window->frames[k] = entry (history, j)->buffer;
+    window->serials[k] = entry (history, j)->serial;
   }
   window->duration = input_duration (history, i);
   if (GST_CLOCK_TIME_IS_VALID (window->duration))

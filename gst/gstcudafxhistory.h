@@ -27,10 +27,14 @@ typedef struct _GstCudaFxHistory GstCudaFxHistory;
  * @n_after: frames after it the stream really has (<= @future)
  * @n_outputs: outputs to make from the input; 0: it goes out as it is
  * @duration: the input's duration (GST_CLOCK_TIME_NONE if unknown)
+ * @serials: each frame's input number since the history was made: equal
+ *   serials are the same input, whatever buffer holds it (pools recycle
+ *   buffers), so results derived from a frame can be kept by serial
  */
 typedef struct
 {
   GstBuffer *frames[GST_CUDA_FX_HISTORY_MAX_WINDOW];
+  guint64 serials[GST_CUDA_FX_HISTORY_MAX_WINDOW];
   guint past, future;
   guint n_before, n_after;
   guint n_outputs;

@@ -11,7 +11,7 @@
 #endif
 
 #include "gstcudafxinterop.h"
-#include "gstcudafx-private.h"
+#include "gstcudafxcontext-private.h"
 
 #include <gmodule.h>
 

@@ -5,8 +5,10 @@
 #endif
 
 #include "gstcudafxmemory.h"
-#include "gstcudafxframe.h"
-#include "gstcudafx-private.h"
+#include "gstcudafxmemory-private.h"
+#include "gstcudafxformat.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_memory_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_memory_debug
@@ -131,6 +133,207 @@ gst_is_cuda_fx_buffer (GstBuffer * buffer)
       && gst_is_cuda_fx_memory (gst_buffer_peek_memory (buffer, 0));
 }
 
+/* ---- allocations of a context ------------------------------------------ */
+
+/* Device frames come from a memory pool of the context's own, allocated
+ * and released on streams that carry nothing else: an allocation waits for
+ * no one, a release only for the allocation's last users. A context
+ * without a pool (the device has none, or the context was adopted from
+ * GStreamer's CUDA library) allocates with plain cudaMalloc/cudaFree. Made
+ * on a context's first allocation, released with the context. */
+typedef struct
+{
+  GstCudaFxContext *context;    /* not a reference: the heap is its qdata */
+  cudaMemPool_t pool;
+  cudaStream_t alloc_stream;
+  cudaStream_t free_stream;
+} DeviceHeap;
+
+static G_DEFINE_QUARK (gst-cuda-fx-device-heap, heap);
+static GMutex heap_lock;
+
+static void
+device_heap_free (gpointer data)
+{
+  DeviceHeap *heap = data;
+
+  /* every allocation held a reference to the context: none is left, and
+   * the pool releases its blocks once their pending frees have run */
+  gst_cuda_fx_context_make_current (heap->context);
+  if (heap->alloc_stream)
+    cudaStreamDestroy (heap->alloc_stream);
+  if (heap->free_stream)
+    cudaStreamDestroy (heap->free_stream);
+  if (heap->pool)
+    cudaMemPoolDestroy (heap->pool);
+  g_free (heap);
+}
+
+/* A pool that keeps what is released (frames are reallocated at the same
+ * sizes all the time) and reuses a block only once its release is known
+ * to be complete, never by making one stream wait for another. */
+static cudaError_t
+create_mem_pool (DeviceHeap * heap)
+{
+  gint device_id = gst_cuda_fx_context_get_device_id (heap->context);
+  struct cudaMemPoolProps props;
+  cudaMemPool_t pool;
+  guint64 keep = G_MAXUINT64;
+  gint supported = 0, no = 0;
+  cudaError_t err;
+
+  err = cudaDeviceGetAttribute (&supported, cudaDevAttrMemoryPoolsSupported,
+      device_id);
+  if (err != cudaSuccess || !supported) {
+    GST_INFO_OBJECT (heap->context, "no memory pools on device %d: "
+        "cudaMalloc per frame allocation", device_id);
+    cudaGetLastError ();
+    return cudaSuccess;
+  }
+
+  memset (&props, 0, sizeof (props));
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device_id;
+  err = cudaMemPoolCreate (&pool, &props);
+  if (err != cudaSuccess)
+    return err;
+  err = cudaMemPoolSetAttribute (pool, cudaMemPoolAttrReleaseThreshold,
+      &keep);
+  if (err == cudaSuccess)
+    err = cudaMemPoolSetAttribute (pool,
+        cudaMemPoolReuseAllowInternalDependencies, &no);
+  if (err != cudaSuccess) {
+    cudaMemPoolDestroy (pool);
+    return err;
+  }
+  heap->pool = pool;
+  return cudaSuccess;
+}
+
+/* The heap of @context, made on first use in the context current now */
+static DeviceHeap *
+device_heap (GstCudaFxContext * context, cudaError_t * err)
+{
+  DeviceHeap *heap;
+
+  g_mutex_lock (&heap_lock);
+  heap = g_object_get_qdata (G_OBJECT (context), heap_quark ());
+  if (!heap) {
+    heap = g_new0 (DeviceHeap, 1);
+    heap->context = context;
+    *err = cudaStreamCreateWithFlags (&heap->alloc_stream,
+        cudaStreamNonBlocking);
+    if (*err == cudaSuccess)
+      *err = cudaStreamCreateWithFlags (&heap->free_stream,
+          cudaStreamNonBlocking);
+    /* an adopted context allocates with cudaMalloc: pool allocations are
+     * not known to be usable from a context other than the primary one */
+    if (*err == cudaSuccess && gst_cuda_fx_context_is_primary (context))
+      *err = create_mem_pool (heap);
+    if (*err == cudaSuccess) {
+      g_object_set_qdata_full (G_OBJECT (context), heap_quark (), heap,
+          device_heap_free);
+    } else {
+      device_heap_free (heap);
+      heap = NULL;
+    }
+  }
+  g_mutex_unlock (&heap_lock);
+  return heap;
+}
+
+/* Device memory for one allocation, all zero with @zero. With the pool the
+ * allocation is stream-ordered on a stream of its own and @sync records its
+ * completion as a write, so that the first user waits for it on the GPU. */
+static cudaError_t
+device_alloc (GstCudaFxContext * context, gsize size, gboolean zero,
+    gpointer * ptr, GstCudaFxSync * sync)
+{
+  DeviceHeap *heap;
+  cudaError_t err;
+
+  err = gst_cuda_fx_context_make_current (context);
+  if (err != cudaSuccess || !(heap = device_heap (context, &err)))
+    return err;
+  err = heap->pool ? cudaMallocFromPoolAsync (ptr, size, heap->pool,
+      heap->alloc_stream) : cudaMalloc (ptr, size);
+  if (err != cudaSuccess)
+    return err;
+  /* the fill is on the allocation stream too (element streams do not wait
+   * for the legacy stream); a synchronous cudaMalloc alone needs no event */
+  if (zero)
+    err = cudaMemsetAsync (*ptr, 0, size, heap->alloc_stream);
+  if (err == cudaSuccess && (heap->pool || zero))
+    err = gst_cuda_fx_sync_end (sync, heap->alloc_stream, TRUE);
+  if (err != cudaSuccess) {
+    if (heap->pool)
+      cudaFreeAsync (*ptr, heap->alloc_stream);
+    else
+      cudaFree (*ptr);
+  }
+  return err;
+}
+
+/* Releases @ptr once every user @sync knows of is done, without a host
+ * wait (cudaFree, without a pool, waits for the device). */
+static void
+device_free (GstCudaFxContext * context, gpointer ptr, GstCudaFxSync * sync)
+{
+  DeviceHeap *heap = g_object_get_qdata (G_OBJECT (context), heap_quark ());
+  cudaError_t err;
+
+  gst_cuda_fx_context_make_current (context);
+  if (!heap->pool) {
+    cudaFree (ptr);
+    return;
+  }
+  err = gst_cuda_fx_sync_begin (sync, heap->free_stream, TRUE);
+  if (err == cudaSuccess)
+    err = cudaFreeAsync (ptr, heap->free_stream);
+  if (err != cudaSuccess) {
+    /* the device is lost or the stream is broken: nothing runs any more */
+    GST_ERROR_OBJECT (context, "releasing device memory failed: %s",
+        cudaGetErrorName (err));
+    cudaStreamSynchronize (heap->free_stream);
+    cudaFree (ptr);
+  }
+}
+
+/**
+ * gst_cuda_fx_context_get_memory_stats:
+ * @in_use: (out) (optional): bytes in frames now
+ * @reserved: (out) (optional): bytes the pool holds, frames and freed ones
+ *
+ * For monitoring and leak checks: frames still alive show in @in_use.
+ */
+gboolean
+gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
+    guint64 * in_use, guint64 * reserved)
+{
+  DeviceHeap *heap;
+  guint64 used = 0, held = 0;   /* cuuint64_t: 64 bits */
+  cudaError_t err;
+
+  g_return_val_if_fail (GST_IS_CUDA_FX_CONTEXT (context), FALSE);
+  err = gst_cuda_fx_context_make_current (context);
+  if (err != cudaSuccess || !(heap = device_heap (context, &err))
+      || !heap->pool)
+    return FALSE;
+  err = cudaMemPoolGetAttribute (heap->pool, cudaMemPoolAttrUsedMemCurrent,
+      &used);
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute (heap->pool,
+        cudaMemPoolAttrReservedMemCurrent, &held);
+  if (err != cudaSuccess)
+    return FALSE;
+  if (in_use)
+    *in_use = used;
+  if (reserved)
+    *reserved = held;
+  return TRUE;
+}
+
 /* ---- allocator ------------------------------------------------------- */
 
 static GstCudaFxMemory *
@@ -143,7 +346,7 @@ memory_new (GstCudaFxContext * context, const GstVideoInfo * device_info,
   cudaError_t err;
   gsize size = MAX (device_info->size, 1);
 
-  err = gst_cuda_fx_context_alloc (context, size, zero, &device, sync);
+  err = device_alloc (context, size, zero, &device, sync);
   if (err != cudaSuccess) {
     size_t free_bytes = 0, total_bytes = 0;
 
@@ -231,7 +434,7 @@ gst_cuda_fx_allocator_free (GstAllocator * allocator, GstMemory * mem)
     cudaEventDestroy (self->mirror_event);
   }
   /* released once its last reader and writer are done, on the GPU */
-  gst_cuda_fx_context_free (self->context, self->device, self->sync);
+  device_free (self->context, self->device, self->sync);
   gst_cuda_fx_sync_free (self->sync);
   g_mutex_clear (&self->lock);
   gst_object_unref (self->context);

@@ -46,6 +46,12 @@ gpointer gst_cuda_fx_memory_get_device_pointer (GstMemory * mem);
  * gst_cuda_fx_frame_map() (gstcudafxframe.h), which orders the streams */
 gboolean gst_is_cuda_fx_buffer (GstBuffer * buffer);
 
+/* Device memory of @context's frame pool: bytes in frames now, bytes the
+ * pool holds (freed frames are kept for reuse). FALSE without a pool
+ * (devices without memory pools allocate each frame). */
+gboolean gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
+    guint64 * in_use, guint64 * reserved);
+
 /* Device copies of frames made since the process started (a write to
  * shared memory, a deep copy): what a zero-copy path leaves at 0 */
 guint64 gst_cuda_fx_memory_get_copy_count (void);

@@ -61,6 +61,10 @@ struct _CfxTemporalScratch
   /* search images: per slot and level, sums in int32 */
   int lw[LEVELS], lh[LEVELS];
   int *search[CFX_TEMPORAL_SLOTS][LEVELS];
+  /* which frame each slot's search image is of (cfx_temporal_search_images):
+   * its key, where held */
+  uint64_t key[CFX_TEMPORAL_SLOTS];
+  bool held[CFX_TEMPORAL_SLOTS];
   /* per neighbour: integer vectors of each level, sub-pixel level 0 */
   int bw[LEVELS], bh[LEVELS];
   int2 *ivec[MAXN][LEVELS];
@@ -342,6 +346,46 @@ cfx_temporal_prepare (CfxTemporalScratch * s, int slot, const CfxPlane * luma,
             (s->lh[l] + 7) / 8), block, 0, stream,
         (const int *) s->search[slot][l - 1], s->lw[l - 1], s->lh[l - 1],
         s->search[slot][l], s->lw[l], s->lh[l]);
+  return err;
+}
+
+/* A window's frames keep their search images from one output to the next:
+ * a frame's key names its content, so an image is made once per frame.
+ * Slots not in the window are let go, so there is always one free for
+ * each new frame (a window has fewer frames than slots). */
+extern "C" cudaError_t
+cfx_temporal_search_images (CfxTemporalScratch * s, const uint64_t * keys,
+    const CfxPlane * const *lumas, int n, int restart, int *slot_of,
+    cudaStream_t stream)
+{
+  bool used[CFX_TEMPORAL_SLOTS] = { false };
+  cudaError_t err = cudaSuccess;
+
+  if (!s || n < 1 || n >= CFX_TEMPORAL_SLOTS)
+    return cudaErrorInvalidValue;
+  if (restart)
+    memset (s->held, 0, sizeof (s->held));
+  for (int f = 0; f < n; f++) {
+    slot_of[f] = -1;
+    for (int i = 0; i < CFX_TEMPORAL_SLOTS && slot_of[f] < 0; i++)
+      if (!used[i] && s->held[i] && s->key[i] == keys[f]) {
+        used[i] = true;
+        slot_of[f] = i;
+      }
+  }
+  for (int f = 0; f < n && err == cudaSuccess; f++) {
+    int i;
+
+    if (slot_of[f] >= 0)
+      continue;
+    for (i = 0; used[i]; i++);
+    err = cfx_temporal_prepare (s, i, lumas[f], stream);
+    used[i] = true;
+    s->key[i] = keys[f];
+    slot_of[f] = i;
+  }
+  for (int i = 0; i < CFX_TEMPORAL_SLOTS; i++)
+    s->held[i] = used[i] && err == cudaSuccess;
   return err;
 }
 

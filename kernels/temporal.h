@@ -15,6 +15,7 @@
 #define CUDAFX_TEMPORAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,14 @@ size_t cfx_temporal_scratch_bytes (const CfxTemporalScratch * scratch);
 /* The search image of a frame's luma into @slot (0 .. slots - 1) */
 cudaError_t cfx_temporal_prepare (CfxTemporalScratch * scratch, int slot,
     const CfxPlane * luma, cudaStream_t stream);
+
+/* The slots of the search images of @n frames (their lumas, each named by
+ * a key: equal keys are the same content), made where the scratch holds
+ * none; the images of frames not among them are let go. @restart forgets
+ * every image (a new stream). @n < CFX_TEMPORAL_SLOTS. */
+cudaError_t cfx_temporal_search_images (CfxTemporalScratch * scratch,
+    const uint64_t * keys, const CfxPlane * const *lumas, int n, int restart,
+    int *slot_of, cudaStream_t stream);
 
 /* One neighbour: its components and the slot of its search image */
 typedef struct

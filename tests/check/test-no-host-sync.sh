@@ -19,18 +19,20 @@ root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 #   gstcudafxcontext.c            the release thread and its fallback, and
 #   gstcudafxcontext.h            gst_cuda_fx_context_wait_stream (whose
 #                                 callers must be allowed here too)
-#   gstcudafxdegrain.c:estimate_now  the first frame after a caps change in
-#       automatic mode waits once for its own noise estimate (later frames
+#   gstcudafxreadback.c:gst_cuda_fx_readback_now  a result needed before
+#       anything can go on (cudadegrain's first frame after a caps change in
+#       automatic mode waits once for its own noise estimate; later frames
 #       use the previous frames' estimates)
-#   gstcudafxdegrain.c:collect_estimate  frame k applies frame k-4's
-#       estimate, so that the output depends on the input alone; it waits
-#       only when the GPU is 4 frames behind the host
+#   gstcudafxreadback.c:gst_cuda_fx_readback_collect  frame k reads what
+#       frame k - lag queued (cudadegrain applies frame k-4's estimate, so
+#       that the output depends on the input alone); it waits only when
+#       the GPU is lag frames behind the host
 #   gstcudafxframe.c:unmap_foreign  a frame of GStreamer's CUDA memory
 #       handed to nvcodec's elements must be complete: they know nothing
 #       of our events
 #   gstcudafxdlpack.c:export_free  only when recording a DLPack consumer's
 #       reads failed: the frame must not be let go before they are done
-allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c gst/gstcudafxcontext.h elements/gstcudafxdegrain.c:estimate_now elements/gstcudafxdegrain.c:collect_estimate gst/gstcudafxframe.c:unmap_foreign gst/gstcudafxdlpack.c:export_free"
+allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c gst/gstcudafxcontext.h gst/gstcudafxreadback.c:gst_cuda_fx_readback_now gst/gstcudafxreadback.c:gst_cuda_fx_readback_collect gst/gstcudafxframe.c:unmap_foreign gst/gstcudafxdlpack.c:export_free"
 
 # Name of the function around line N of FILE: the last line at or before it
 # that starts with a name and " (" (a GNU-style definition)
