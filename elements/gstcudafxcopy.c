@@ -25,6 +25,12 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_copy_debug);
  * half the link's speed, then sleeps */
 #define DOWNLOAD_BYTES_PER_US 25000
 
+enum
+{
+  PROP_0,
+  PROP_COPY_THREADS,
+};
+
 /* v210 in system memory is I422_10LE on the device, the planar 4:2:2
  * 10-bit format the filters work on: the upload unpacks it, the download
  * packs it back, and the round trip gives the same bytes for v210 as the
@@ -517,7 +523,7 @@ gst_cuda_fx_copy_set_property (GObject * object, guint prop_id,
   GstCudaFxCopyPrivate *priv = PRIV (object);
 
   switch (prop_id) {
-    case GST_CUDA_FX_COPY_PROP_COPY_THREADS:
+    case PROP_COPY_THREADS:
       GST_OBJECT_LOCK (object);
       priv->copy_threads = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (object);
@@ -535,7 +541,7 @@ gst_cuda_fx_copy_get_property (GObject * object, guint prop_id,
   GstCudaFxCopyPrivate *priv = PRIV (object);
 
   switch (prop_id) {
-    case GST_CUDA_FX_COPY_PROP_COPY_THREADS:
+    case PROP_COPY_THREADS:
       GST_OBJECT_LOCK (object);
       g_value_set_uint (value, priv->copy_threads);
       GST_OBJECT_UNLOCK (object);
@@ -546,15 +552,22 @@ gst_cuda_fx_copy_get_property (GObject * object, guint prop_id,
   }
 }
 
+/* GObject gives each class its own set_property and get_property: the
+ * subclass that installs the property takes ours */
+void
+gst_cuda_fx_copy_class_install_copy_threads (GObjectClass * klass,
+    GParamSpec * pspec)
+{
+  klass->set_property = gst_cuda_fx_copy_set_property;
+  klass->get_property = gst_cuda_fx_copy_get_property;
+  g_object_class_install_property (klass, PROP_COPY_THREADS, pspec);
+}
+
 static void
 gst_cuda_fx_copy_class_init (GstCudaFxCopyClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
-
-  gobject_class->set_property = gst_cuda_fx_copy_set_property;
-  gobject_class->get_property = gst_cuda_fx_copy_get_property;
 
   trans_class->transform_caps = gst_cuda_fx_copy_transform_caps;
   trans_class->propose_allocation = gst_cuda_fx_copy_propose_allocation;

@@ -20,14 +20,13 @@ struct _GstCudaFxCopyClass
   GstDebugCategory *debug;      /* the element's category */
 };
 
-/* The upload's property, installed by its class_init and kept here */
-enum
-{
-  GST_CUDA_FX_COPY_PROP_COPY_THREADS = 1,
-};
-
 #define GST_CUDA_FX_COPY_DEFAULT_COPY_THREADS 0
 #define GST_CUDA_FX_COPY_MAX_COPY_THREADS 64
+
+/* For the upload's class_init: installs @pspec, a uint, as the threads of
+ * its pinned staging, a property the copy keeps */
+void gst_cuda_fx_copy_class_install_copy_threads (GObjectClass * klass,
+    GParamSpec * pspec);
 
 G_END_DECLS
 

@@ -59,8 +59,7 @@ gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
    * the streaming thread alone). Read when caps are set. Frames in pinned
    * memory, ours or page-locked by someone else, are copied directly.
    */
-  g_object_class_install_property (gobject_class,
-      GST_CUDA_FX_COPY_PROP_COPY_THREADS,
+  gst_cuda_fx_copy_class_install_copy_threads (gobject_class,
       g_param_spec_uint ("copy-threads", "Copy threads",
           "Threads copying frames from pageable memory into pinned staging "
           "frames (0: half the CPU cores, at most 6; read when caps are set)",
