@@ -14,7 +14,7 @@ set -u
 root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 # Where the host may wait: a whole file, or FILE:FUNCTION for one function
 # (GNU style: the function's name starts its line).
-#   gstcudafxdownload.c           the download: the CPU must see the bytes
+#   gstcudafxcopy.c:download_frame  the download: the CPU must see the bytes
 #   gstcudafxmemory.c             CPU maps of device memory, and freeing
 #   gstcudafxcontext.c            the release thread and its fallback, and
 #   gstcudafxcontext.h            gst_cuda_fx_context_wait_stream (whose
@@ -32,7 +32,7 @@ root=${CUDAFX_SOURCE_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 #       of our events
 #   gstcudafxdlpack.c:export_free  only when recording a DLPack consumer's
 #       reads failed: the frame must not be let go before they are done
-allowed="elements/gstcudafxdownload.c gst/gstcudafxmemory.c gst/gstcudafxcontext.c gst/gstcudafxcontext.h gst/gstcudafxreadback.c:gst_cuda_fx_readback_now gst/gstcudafxreadback.c:gst_cuda_fx_readback_collect gst/gstcudafxframe.c:unmap_foreign gst/gstcudafxdlpack.c:export_free"
+allowed="elements/gstcudafxcopy.c:download_frame gst/gstcudafxmemory.c gst/gstcudafxcontext.c gst/gstcudafxcontext.h gst/gstcudafxreadback.c:gst_cuda_fx_readback_now gst/gstcudafxreadback.c:gst_cuda_fx_readback_collect gst/gstcudafxframe.c:unmap_foreign gst/gstcudafxdlpack.c:export_free"
 
 # Name of the function around line N of FILE: the last line at or before it
 # that starts with a name and " (" (a GNU-style definition)

@@ -1,0 +1,33 @@
+/* gst-cudafx: the copy of frames between system memory and device memory,
+ * abstract: cudaupload and cudadownload are its two directions. */
+#ifndef __GST_CUDA_FX_COPY_H__
+#define __GST_CUDA_FX_COPY_H__
+
+#include <gst/cudafx.h>
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_CUDA_FX_COPY (gst_cuda_fx_copy_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCudaFxCopy, gst_cuda_fx_copy, GST, CUDA_FX_COPY,
+    GstCudaFxFilter);
+
+struct _GstCudaFxCopyClass
+{
+  GstCudaFxFilterClass parent_class;
+
+  /* set by the subclass's class_init */
+  gboolean to_device;           /* system memory to device memory */
+  GstDebugCategory *debug;      /* the element's category */
+};
+
+#define GST_CUDA_FX_COPY_DEFAULT_COPY_THREADS 0
+#define GST_CUDA_FX_COPY_MAX_COPY_THREADS 64
+
+/* For the upload's class_init: installs @pspec, a uint, as the threads of
+ * its pinned staging, a property the copy keeps */
+void gst_cuda_fx_copy_class_install_copy_threads (GObjectClass * klass,
+    GParamSpec * pspec);
+
+G_END_DECLS
+
+#endif
