@@ -9,9 +9,9 @@
  * samples (other components of a packed plane, and the padding byte of an
  * odd-width packed 4:2:2 row) are never written.
  *
- * The _multi functions blur several components (the planes of a frame) in
- * one launch per kernel: small chroma planes share the GPU with the luma
- * plane instead of running after it.
+ * The calls blur several components (the planes of a frame) in one launch
+ * per 8-bit kernel: small chroma planes share the GPU with the luma plane
+ * instead of running after it.
  *
  * Gaussian: the reference is the exact Gaussian in double precision,
  * truncated at radius ceil(3 sigma) and normalised, rounded to nearest.
@@ -52,10 +52,10 @@ extern "C" {
 
 /* Largest sigma on either axis (decimation factors up to 128) */
 #define CFX_BLUR_MAX_SIGMA 1000.0
-/* Most components one _multi call takes */
+/* Most components one call takes */
 #define CFX_BLUR_MAX_CHANNELS 4
 
-/* One component of a _multi call: sigmas for the Gaussian, radii for the
+/* One component of a call: sigmas for the Gaussian, radii for the
  * box (<= 0: that axis is left alone) */
 typedef struct
 {
