@@ -65,8 +65,6 @@
 #include "gstcudafxblur.h"
 #include "cudafx-kernels.h"
 
-#include <string.h>
-
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_blur_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_blur_debug
 
@@ -101,10 +99,9 @@ struct _GstCudaFxBlur
   GstCudaFxBlurPlanes planes;
   GstCudaFxBlurFields fields;
 
-  /* device scratch for every blur the caps allow (set_info, stream lock);
-   * used only on the element's stream */
-  void *scratch;
-  gsize scratch_size;
+  /* the kernels' state, with scratch for every blur the caps allow
+   * (set_info, stream lock); used only on the element's stream */
+  CfxBlur *blur;
 };
 
 G_DEFINE_TYPE (GstCudaFxBlur, gst_cuda_fx_blur, GST_TYPE_CUDA_FX_FILTER);
@@ -182,27 +179,6 @@ sub_y (const GstVideoFormatInfo * finfo, guint c)
   return 1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c);
 }
 
-/* A luma-pixel box radius on an axis whose samples are @s luma pixels
- * apart */
-static gint
-scale_radius (gint radius, gint s)
-{
-  return s == 1 ? radius : MAX (1, (radius + s / 2) / s);
-}
-
-static void
-free_scratch (GstCudaFxBlur * self)
-{
-  if (self->scratch) {
-    gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
-        (GST_CUDA_FX_FILTER (self)));
-    /* cudaFree waits for the device: no queued blur still uses it */
-    cudaFree (self->scratch);
-    self->scratch = NULL;
-    self->scratch_size = 0;
-  }
-}
-
 static gboolean
 gst_cuda_fx_blur_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     const GstVideoInfo * in_info, GstCaps * outcaps,
@@ -213,44 +189,33 @@ gst_cuda_fx_blur_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
   gboolean fields = GST_VIDEO_INFO_IS_INTERLACED (in_info)
       && GST_VIDEO_INFO_INTERLACE_MODE (in_info) !=
       GST_VIDEO_INTERLACE_MODE_ALTERNATE;
-  gsize need = 0;
+  CfxBlurComponent comps[GST_VIDEO_MAX_COMPONENTS];
+  gsize need;
   cudaError_t err;
   guint c;
-  gint step;
 
-  /* enough for every sigma, radius and field mode the properties allow,
-   * so property changes never allocate; the components of a frame are
-   * blurred in one call, each in its own part of the scratch */
-  for (step = 1; step <= (fields ? 2 : 1); step++) {
-    gsize sum = 0;
-
-    for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
-      gint w = GST_VIDEO_INFO_COMP_WIDTH (in_info, c);
-      gint h = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
-      gint sx = sub_x (finfo, c), sy = sub_y (finfo, c) * step;
-
-      sum += GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) > 8 ?
-          cfx_blur16_scratch_bound (w, h, step) :
-          cfx_blur_scratch_bound (w, h, sx, sy, step, MAX_SIGMA);
-    }
-    need = MAX (need, sum);
+  for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (in_info); c++) {
+    comps[c].width = GST_VIDEO_INFO_COMP_WIDTH (in_info, c);
+    comps[c].height = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
+    comps[c].depth = GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c);
+    comps[c].sub_x = sub_x (finfo, c);
+    comps[c].sub_y = sub_y (finfo, c);
   }
-  if (need <= self->scratch_size)
-    return TRUE;
-
-  free_scratch (self);
+  /* enough for every sigma, radius and field mode the properties allow,
+   * so property changes never allocate */
+  need = cfx_blur_scratch_bytes (comps, GST_VIDEO_INFO_N_COMPONENTS (in_info),
+      fields ? 2 : 1, MAX_SIGMA);
+  if (!self->blur)
+    self->blur = cfx_blur_new ();
   err = gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
       (filter));
   if (err == cudaSuccess)
-    err = cudaMalloc (&self->scratch, need);
+    err = cfx_blur_reserve (self->blur, need);
   if (!gst_cuda_fx_check (filter, err, "cudaMalloc of %" G_GSIZE_FORMAT
           " bytes of blur scratch for %dx%d %s", need,
           GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
-          GST_VIDEO_INFO_NAME (in_info))) {
-    self->scratch = NULL;
+          GST_VIDEO_INFO_NAME (in_info)))
     return FALSE;
-  }
-  self->scratch_size = need;
   GST_DEBUG_OBJECT (self, "%" G_GSIZE_FORMAT " bytes of scratch", need);
   return TRUE;
 }
@@ -322,29 +287,16 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
           "alone"))
     return GST_FLOW_ERROR;
 
-  for (c = 0; c < in->n_components; c++) {
-    CfxBlurChannel *ch = &channels[n];
-    gint sx = sub_x (finfo, c), sy = sub_y (finfo, c) * step;
-
-    if (!component_selected (planes, c))
-      continue;
-    memset (ch, 0, sizeof (*ch));
-    ch->src = in->comp[c];
-    ch->dst = out->comp[c];
-    ch->sigma_x = sigma / sx;
-    ch->sigma_y = sigma / sy;
-    ch->radius_x = scale_radius (radius, sx);
-    ch->radius_y = scale_radius (radius, sy);
-    n++;
-  }
+  for (c = 0; c < in->n_components; c++)
+    if (component_selected (planes, c))
+      channels[n++] = cfx_blur_channel (out->comp[c], in->comp[c], sigma,
+          radius, sub_x (finfo, c), sub_y (finfo, c) * step);
 
   /* every component in one launch per kernel */
   if (method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN)
-    err = cfx_blur_gaussian_multi (channels, n, step, self->scratch,
-        self->scratch_size, stream);
+    err = cfx_blur_gaussian_frame (self->blur, channels, n, step, stream);
   else
-    err = cfx_blur_box_multi (channels, n, step, self->scratch,
-        self->scratch_size, stream);
+    err = cfx_blur_box_frame (self->blur, channels, n, step, stream);
   if (!gst_cuda_fx_check (filter, err, "Blurring %d components of a %dx%d "
           "%s frame (%s)", n, GST_VIDEO_FRAME_WIDTH (&in->video),
           GST_VIDEO_FRAME_HEIGHT (&in->video),
@@ -357,7 +309,14 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
 static gboolean
 gst_cuda_fx_blur_stop (GstBaseTransform * trans)
 {
-  free_scratch (GST_CUDA_FX_BLUR (trans));
+  GstCudaFxBlur *self = GST_CUDA_FX_BLUR (trans);
+
+  if (self->blur) {
+    gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
+        (GST_CUDA_FX_FILTER (self)));
+    cfx_blur_free (self->blur);
+    self->blur = NULL;
+  }
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_blur_parent_class)->stop (trans);
 }
 

@@ -1,10 +1,10 @@
-/* Between blur.cu (planning) and the blur-*.cu kernels: only those files
+/* Between blur.cu (planning, for both depths) and the kernels of each
+ * method, blur-*.cu (8-bit) and blur16-*.cu (16-bit): only those files
  * include this. Not part of the kernels' interface. */
 #ifndef CUDAFX_BLUR_INTERNAL_H
 #define CUDAFX_BLUR_INTERNAL_H
 
 #include "cudafx-kernels.h"
-#include "cudafx-testing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,19 +70,28 @@ size_t cfx_blur_box_sums_bytes (int width, int height, int radius_y);
 cudaError_t cfx_blur_box_launch (const CfxBlurBox * subs, int n,
     cudaStream_t stream);
 
-/* One sub-channel of 16-bit samples (blur16.cu): a Gaussian (sigmas) or
- * a box (radii), and its part of the scratch (cfx_blur16_sub_bytes) */
+/* One sub-channel of 16-bit samples: a Gaussian (sigmas, and their radii
+ * ceil (3 sigma)) or a box (radii), and its parts of the scratch */
 typedef struct
 {
   CfxPlane dst, src;
-  int box;
   double sigma_x, sigma_y;
   int rx, ry;
-  void *scratch;
+  double *wx, *wy;              /* the two passes' taps, w[0 .. r] */
+  void *plane;                  /* w * h floats, or the box's int row sums */
 } CfxBlur16;
 
-size_t cfx_blur16_sub_bytes (int width, int height);
-cudaError_t cfx_blur16_launch (const CfxBlur16 * subs, int n,
+/* Gaussian, radii up to 16 on 16-bit words at 16-byte aligned rows: one
+ * kernel (blur16-fused.cu), no scratch; whether it takes a sub-channel */
+int cfx_blur16_fused_takes (const CfxPlane * src, int rx, int ry);
+cudaError_t cfx_blur16_fused_launch (const CfxBlur16 * sub,
+    cudaStream_t stream);
+/* Gaussian, any radii: two passes through the scratch plane
+ * (blur16-passes.cu) */
+cudaError_t cfx_blur16_passes_launch (const CfxBlur16 * sub,
+    cudaStream_t stream);
+/* Box: two passes through the scratch plane (blur16-box.cu) */
+cudaError_t cfx_blur16_box_launch (const CfxBlur16 * sub,
     cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -1,12 +1,18 @@
-/* Gaussian and box blur of channels: which path, its taps, its scratch.
- * The kernels are in blur-direct.cu (Gaussian, folded radius <= 48),
- * blur-coarse.cu (Gaussian, larger) and blur-box.cu (box). A call's
- * channels, and their fields, become the sub-channels of one launch per
- * kernel. */
+/* Gaussian and box blur of channels of both depths: which path, its
+ * taps, its scratch, and the blur's state (CfxBlur, which owns the
+ * scratch). The kernels of 8-bit channels are in blur-direct.cu
+ * (Gaussian, folded radius <= 48), blur-coarse.cu (Gaussian, larger) and
+ * blur-box.cu (box); those of 16-bit channels in blur16-fused.cu
+ * (Gaussian, radii up to 16), blur16-passes.cu (Gaussian, any radii) and
+ * blur16-box.cu. A call's channels, and their fields, become the
+ * sub-channels of one launch per 8-bit kernel, and of a launch each per
+ * 16-bit kernel. */
 #include "blur-internal.h"
+#include "blur-testing.h"
 
 #include <cuda_fp16.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SCRATCH_ALIGN 256
@@ -256,8 +262,25 @@ valid_channel (const CfxBlurChannel * c)
       || (c->src.data && c->dst.data));
 }
 
-extern "C" size_t
-cfx_blur16_scratch_bound (int width, int height, int field_step)
+/* A 16-bit sub-channel's scratch: room for the largest taps of the two
+ * passes whatever this blur's radii (a box's radii are not bounded by
+ * it), twice, then the plane between the passes (floats or 32-bit sums) */
+static size_t
+blur16_taps_bytes (void)
+{
+  return align_up ((size_t) (gaussian_radius (CFX_BLUR_MAX_SIGMA) + 1) *
+      sizeof (double));
+}
+
+static size_t
+blur16_sub_bytes (int width, int height)
+{
+  return 2 * blur16_taps_bytes () + align_up ((size_t) width * height * 4);
+}
+
+/* Scratch bytes enough for any blur of a 16-bit component of this size */
+static size_t
+blur16_scratch_bound (int width, int height, int field_step)
 {
   size_t size = 0;
   int f;
@@ -265,7 +288,7 @@ cfx_blur16_scratch_bound (int width, int height, int field_step)
   if (width <= 0 || height <= 0 || !valid_step (field_step))
     return 0;
   for (f = 0; f < field_step; f++)
-    size += align_up (cfx_blur16_sub_bytes (width, field_rows (height,
+    size += align_up (blur16_sub_bytes (width, field_rows (height,
                 field_step, f)));
   return size;
 }
@@ -281,9 +304,31 @@ blur16_bytes (const CfxBlurChannel * c, int field_step)
     CfxPlane s = field_of (c->src, field_step, f);
 
     if (s.width > 0 && s.height > 0)
-      size += align_up (cfx_blur16_sub_bytes (s.width, s.height));
+      size += align_up (blur16_sub_bytes (s.width, s.height));
   }
   return size;
+}
+
+/* 1: radii up to 16 take the fused kernel (the elements); 0: the two
+ * tiled passes (the benchmark's comparison) */
+static int use_fused = 1;
+
+extern "C" void
+cfx_blur16_use_fused (int on)
+{
+  __atomic_store_n (&use_fused, on ? 1 : 0, __ATOMIC_RELAXED);
+}
+
+/* The launches of one 16-bit sub-channel, each checked by its own status */
+static cudaError_t
+blur16_launch (const CfxBlur16 * s, int box, cudaStream_t stream)
+{
+  if (box)
+    return cfx_blur16_box_launch (s, stream);
+  if (cfx_blur16_fused_takes (&s->src, s->rx, s->ry)
+      && __atomic_load_n (&use_fused, __ATOMIC_RELAXED))
+    return cfx_blur16_fused_launch (s, stream);
+  return cfx_blur16_passes_launch (s, stream);
 }
 
 /* The 16-bit channels of a call, each field a sub-channel with its part
@@ -294,6 +339,8 @@ blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
     void *scratch, size_t used, cudaStream_t stream)
 {
   CfxBlur16 subs[CFX_BLUR_MAX_SUBS];
+  const size_t taps = blur16_taps_bytes ();
+  cudaError_t err = cudaSuccess;
   int ns = 0, i, f;
 
   for (i = 0; i < n; i++) {
@@ -304,6 +351,7 @@ blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
     for (f = 0; f < field_step; f++) {
       CfxPlane d = field_of (c->dst, field_step, f), s = field_of (c->src,
           field_step, f);
+      uint8_t *mine = (uint8_t *) scratch + used;
       CfxBlur16 *x;
 
       if (s.width <= 0 || s.height <= 0)
@@ -311,16 +359,24 @@ blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
       x = &subs[ns++];
       x->dst = d;
       x->src = s;
-      x->box = box;
       x->sigma_x = c->sigma_x;
       x->sigma_y = c->sigma_y;
-      x->rx = c->radius_x > 0 ? c->radius_x : 0;
-      x->ry = c->radius_y > 0 ? c->radius_y : 0;
-      x->scratch = (uint8_t *) scratch + used;
-      used += align_up (cfx_blur16_sub_bytes (s.width, s.height));
+      if (box) {
+        x->rx = c->radius_x > 0 ? c->radius_x : 0;
+        x->ry = c->radius_y > 0 ? c->radius_y : 0;
+      } else {
+        x->rx = gaussian_radius (c->sigma_x);
+        x->ry = gaussian_radius (c->sigma_y);
+      }
+      x->wx = (double *) mine;
+      x->wy = (double *) (mine + taps);
+      x->plane = mine + 2 * taps;
+      used += align_up (blur16_sub_bytes (s.width, s.height));
     }
   }
-  return ns ? cfx_blur16_launch (subs, ns, stream) : cudaSuccess;
+  for (i = 0; i < ns && err == cudaSuccess; i++)
+    err = blur16_launch (&subs[i], box, stream);
+  return err;
 }
 
 static int
@@ -461,6 +517,32 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
   return blur16 (channels, n, field_step, 1, scratch, used, stream);
 }
 
+/* A box radius in luma pixels on an axis whose samples are @s luma
+ * pixels apart */
+static int
+scale_radius (int radius, int s)
+{
+  const int r = (radius + s / 2) / s;
+
+  return s == 1 ? radius : r > 1 ? r : 1;
+}
+
+extern "C" CfxBlurChannel
+cfx_blur_channel (CfxPlane dst, CfxPlane src, double sigma, int radius,
+    int sub_x, int sub_y)
+{
+  CfxBlurChannel c;
+
+  memset (&c, 0, sizeof (c));
+  c.dst = dst;
+  c.src = src;
+  c.sigma_x = sigma / sub_x;
+  c.sigma_y = sigma / sub_y;
+  c.radius_x = scale_radius (radius, sub_x);
+  c.radius_y = scale_radius (radius, sub_y);
+  return c;
+}
+
 extern "C" cudaError_t
 cfx_blur_gaussian (CfxPlane dst, CfxPlane src, double sigma_x,
     double sigma_y, int field_step, void *scratch, size_t scratch_size,
@@ -490,4 +572,103 @@ cfx_blur_box (CfxPlane dst, CfxPlane src, int radius_x, int radius_y,
   c.radius_y = radius_y;
   return cfx_blur_box_multi (&c, 1, field_step, scratch, scratch_size,
       stream);
+}
+
+/* ---- the blur's state: its scratch ----------------------------------- */
+
+struct _CfxBlur
+{
+  void *scratch;
+  size_t size;
+};
+
+extern "C" CfxBlur *
+cfx_blur_new (void)
+{
+  return (CfxBlur *) calloc (1, sizeof (CfxBlur));
+}
+
+static void
+free_scratch (CfxBlur * blur)
+{
+  /* cudaFree waits for the device: no queued blur still uses it */
+  cudaFree (blur->scratch);
+  blur->scratch = NULL;
+  blur->size = 0;
+}
+
+extern "C" void
+cfx_blur_free (CfxBlur * blur)
+{
+  if (!blur)
+    return;
+  if (blur->scratch)
+    free_scratch (blur);
+  free (blur);
+}
+
+extern "C" size_t
+cfx_blur_scratch_bytes (const CfxBlurComponent * comps, int n,
+    int max_field_step, double sigma_max)
+{
+  size_t need = 0;
+  int step, c;
+
+  /* the components of a frame are blurred in one call, each in its own
+   * part of the scratch; fields step twice as far vertically */
+  for (step = 1; step <= max_field_step && step <= 2; step++) {
+    size_t sum = 0;
+
+    for (c = 0; c < n; c++) {
+      const CfxBlurComponent *k = &comps[c];
+
+      sum += k->depth > 8 ?
+          blur16_scratch_bound (k->width, k->height, step) :
+          cfx_blur_scratch_bound (k->width, k->height, k->sub_x,
+          k->sub_y * step, step, sigma_max);
+    }
+    if (sum > need)
+      need = sum;
+  }
+  return need;
+}
+
+extern "C" cudaError_t
+cfx_blur_reserve (CfxBlur * blur, size_t bytes)
+{
+  cudaError_t err;
+
+  if (!blur)
+    return cudaErrorInvalidValue;
+  if (bytes <= blur->size)
+    return cudaSuccess;
+  if (blur->scratch)
+    free_scratch (blur);
+  err = cudaMalloc (&blur->scratch, bytes);
+  if (err != cudaSuccess) {
+    blur->scratch = NULL;
+    return err;
+  }
+  blur->size = bytes;
+  return cudaSuccess;
+}
+
+extern "C" cudaError_t
+cfx_blur_gaussian_frame (CfxBlur * blur, const CfxBlurChannel * channels,
+    int n, int field_step, cudaStream_t stream)
+{
+  if (!blur)
+    return cudaErrorInvalidValue;
+  return cfx_blur_gaussian_multi (channels, n, field_step, blur->scratch,
+      blur->size, stream);
+}
+
+extern "C" cudaError_t
+cfx_blur_box_frame (CfxBlur * blur, const CfxBlurChannel * channels, int n,
+    int field_step, cudaStream_t stream)
+{
+  if (!blur)
+    return cudaErrorInvalidValue;
+  return cfx_blur_box_multi (channels, n, field_step, blur->scratch,
+      blur->size, stream);
 }

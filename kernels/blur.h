@@ -9,9 +9,9 @@
  * samples (other components of a packed plane, and the padding byte of an
  * odd-width packed 4:2:2 row) are never written.
  *
- * The _multi functions blur several components (the planes of a frame) in
- * one launch per kernel: small chroma planes share the GPU with the luma
- * plane instead of running after it.
+ * The calls blur several components (the planes of a frame) in one launch
+ * per 8-bit kernel: small chroma planes share the GPU with the luma plane
+ * instead of running after it.
  *
  * Gaussian: the reference is the exact Gaussian in double precision,
  * truncated at radius ceil(3 sigma) and normalised, rounded to nearest.
@@ -31,12 +31,16 @@
  * sums, rounded half up (blur-box.cu); equal to the reference.
  * 16-bit components (bytes 2: 9 to 16 significant bits at any shift; their
  * unused bits are ignored and written 0): the same Gaussian and box in
- * units of the component's depth (blur16.cu), direct sums in double
- * precision (every output within 1 of the reference) and in integers
- * (exact), slower than the 8-bit paths and growing with the blur's size.
+ * units of the component's depth, direct sums in float or double
+ * precision (every output within 1 of the reference; blur16-fused.cu up
+ * to radius 16, blur16-passes.cu beyond) and in integers (blur16-box.cu,
+ * exact), slower than the 8-bit paths and growing with the blur's size.
+ * Every call takes both depths and picks the kernels by each component's
+ * bytes.
  *
- * The single-component calls and the path and scratch queries that only
- * tests and the benchmark use are in cudafx-testing.h. */
+ * The single-component calls, the calls on a scratch of the caller's and
+ * the path and scratch queries that only tests and the benchmark use are
+ * in blur-testing.h. */
 #ifndef CUDAFX_BLUR_H
 #define CUDAFX_BLUR_H
 
@@ -48,10 +52,10 @@ extern "C" {
 
 /* Largest sigma on either axis (decimation factors up to 128) */
 #define CFX_BLUR_MAX_SIGMA 1000.0
-/* Most components one _multi call takes */
+/* Most components one call takes */
 #define CFX_BLUR_MAX_CHANNELS 4
 
-/* One component of a _multi call: sigmas for the Gaussian, radii for the
+/* One component of a call: sigmas for the Gaussian, radii for the
  * box (<= 0: that axis is left alone) */
 typedef struct
 {
@@ -60,27 +64,61 @@ typedef struct
   int radius_x, radius_y;
 } CfxBlurChannel;
 
-/* Scratch bytes enough for every Gaussian with sigma_x = s / x_div,
- * sigma_y = s / y_div for s in (0, sigma_max], and every box, on a
- * component of this size: what an element allocates once per caps. The
- * bounds of the components of a _multi call add up. */
-size_t cfx_blur_scratch_bound (int width, int height, double x_div,
-    double y_div, int field_step, double sigma_max);
+/* The channel of component @src into @dst for a blur given in luma
+ * pixels (a frame's sigma, or box radius), the component's samples @sub_x
+ * and @sub_y luma pixels apart (field rows: twice its sub_y): sigma /
+ * sub, and radius max (1, (radius + sub / 2) / sub) (radius itself where
+ * sub is 1), so the blur looks the same on every component */
+CfxBlurChannel cfx_blur_channel (CfxPlane dst, CfxPlane src, double sigma,
+    int radius, int sub_x, int sub_y);
 
-/* Scratch bytes enough for any blur of a 16-bit component of this size */
-size_t cfx_blur16_scratch_bound (int width, int height, int field_step);
+/* A blur's state: its device scratch (coarse grids, box sums, the 16-bit
+ * passes' planes), which it owns. */
+typedef struct _CfxBlur CfxBlur;
+
+/* A blur with no scratch yet (NULL if out of memory) */
+CfxBlur *cfx_blur_new (void);
+/* Frees the scratch (cudaFree on the current device, which waits for the
+ * blurs still queued) and @blur. NULL: nothing. */
+void cfx_blur_free (CfxBlur * blur);
+
+/* One component of the frames a blur will take: its size in samples, its
+ * significant bits (up to 8: bytes, 9 to 16: 16-bit words), and how many
+ * luma pixels apart its samples are along x and y (its channels' sigmas
+ * are the frame's divided by them) */
+typedef struct
+{
+  int width, height;
+  int depth;
+  int sub_x, sub_y;
+} CfxBlurComponent;
+
+/* Scratch bytes enough for every Gaussian of frame sigma up to
+ * @sigma_max and every box on frames of these @n components, blurred as
+ * frames (field_step 1) and, with @max_field_step 2, field by field too
+ * (vertical sigma halved) */
+size_t cfx_blur_scratch_bytes (const CfxBlurComponent * comps, int n,
+    int max_field_step, double sigma_max);
+
+/* Makes @blur's scratch at least @bytes: allocates (cudaMalloc on the
+ * current device, a synchronising call: once per caps, never per frame)
+ * only when the scratch it has is smaller, after freeing that one; on
+ * failure it has none. */
+cudaError_t cfx_blur_reserve (CfxBlur * blur, size_t bytes);
 
 /* Blurs @n <= CFX_BLUR_MAX_CHANNELS components, each src into its dst
  * (same width, height and sample layout: bytes 1, or bytes 2 with the
- * same depth and shift). scratch: device memory of at least
- * the components' scratch sizes added up (their cfx_blur_scratch_bound ()
- * is enough), used only on @stream (so stream order protects it).
+ * same depth and shift), with @blur's scratch (only on @stream, so stream
+ * order protects it: one blur's calls must all be on one stream).
  * sigma <= 0 or radius <= 0 leaves that axis alone. Returns
- * cudaErrorInvalidValue for bad arguments, else the launch error. */
-cudaError_t cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
-    int field_step, void *scratch, size_t scratch_size, cudaStream_t stream);
-cudaError_t cfx_blur_box_multi (const CfxBlurChannel * channels, int n,
-    int field_step, void *scratch, size_t scratch_size, cudaStream_t stream);
+ * cudaErrorInvalidValue for bad arguments or a scratch too small (not
+ * reserved for these components), else the launch error. */
+cudaError_t cfx_blur_gaussian_frame (CfxBlur * blur,
+    const CfxBlurChannel * channels, int n, int field_step,
+    cudaStream_t stream);
+cudaError_t cfx_blur_box_frame (CfxBlur * blur,
+    const CfxBlurChannel * channels, int n, int field_step,
+    cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,8 @@
  *    frames so the L2 does not hold them; bytes:
  *    each input plane read once and each output plane written once, the
  *    floor of any blur; the scratch (coarse grids, box sums) is the
- *    element's, allocated once;
+ *    element's (a CfxBlur reserved as the element reserves it), allocated
+ *    once;
  *  - whole pipelines in frames per second: videotestsrc ! cudafxupload !
  *    cudablur ! cudafxdownload, and the same with queues between the
  *    elements, next to GStreamer's CPU gaussianblur (in a
@@ -19,6 +20,7 @@
 
 #include "cudafx-kernels.h"
 #include "cudafx-testing.h"
+#include "blur-testing.h"
 #include "cudafx-bench.h"
 
 typedef struct
@@ -29,15 +31,8 @@ typedef struct
   gboolean box;
   double sigma;
   int radius;
-  void *scratch;
-  size_t scratch_size;
+  CfxBlur *blur;
 } BlurData;
-
-static int
-scale_radius (int radius, int s)
-{
-  return s == 1 ? radius : MAX (1, (radius + s / 2) / s);
-}
 
 /* every plane in one call, as the element does */
 static void
@@ -48,17 +43,11 @@ launch_blur (int set, void *data)
   cudaError_t err;
   int p;
 
-  memset (ch, 0, sizeof (ch));
-  for (p = 0; p < d->n_planes; p++) {
-    int s = d->sub[p];
-    ch[p].dst = d->dst[set][p];
-    ch[p].src = d->src[set][p];
-    ch[p].sigma_x = ch[p].sigma_y = d->sigma / s;
-    ch[p].radius_x = ch[p].radius_y = scale_radius (d->radius, s);
-  }
-  err = d->box ? cfx_blur_box_multi (ch, d->n_planes, 1, d->scratch,
-      d->scratch_size, 0) : cfx_blur_gaussian_multi (ch, d->n_planes, 1,
-      d->scratch, d->scratch_size, 0);
+  for (p = 0; p < d->n_planes; p++)
+    ch[p] = cfx_blur_channel (d->dst[set][p], d->src[set][p], d->sigma,
+        d->radius, d->sub[p], d->sub[p]);
+  err = d->box ? cfx_blur_box_frame (d->blur, ch, d->n_planes, 1, 0) :
+      cfx_blur_gaussian_frame (d->blur, ch, d->n_planes, 1, 0);
   if (err != cudaSuccess) {
     g_printerr ("cudablur kernels: %s\n", cudaGetErrorString (err));
     exit (1);
@@ -83,7 +72,7 @@ kernel_rows (void)
     const char *name;
     gboolean i420;
     int w, h;
-    int bytes;                  /* 2: 16-bit samples (blur16.cu) */
+    int bytes;                  /* 2: 16-bit samples (blur16-*.cu) */
   } kinds[] = {
     {"1080p GRAY8", FALSE, 1920, 1080, 1},
     {"1080p I420", TRUE, 1920, 1080, 1},
@@ -115,6 +104,7 @@ kernel_rows (void)
     int w = kinds[k].w, h = kinds[k].h, n = kinds[k].i420 ? 3 : 1;
     int pw[3], ph[3], pitch[3], p, s, sets;
     size_t offset[3], alloc = 0, frame_bytes = 0;
+    CfxBlurComponent comps[3];
     BlurData *d = g_new0 (BlurData, 1);
 
     for (p = 0; p < n; p++) {
@@ -125,14 +115,15 @@ kernel_rows (void)
       offset[p] = alloc;
       alloc += (size_t) pitch[p] * ph[p];
       frame_bytes += (size_t) pw[p] * ph[p] * kinds[k].bytes;
-      /* the planes' parts of the scratch add up */
-      d->scratch_size += kinds[k].bytes == 2 ?
-          cfx_blur16_scratch_bound (pw[p], ph[p], 1) :
-          cfx_blur_scratch_bound (pw[p], ph[p], d->sub[p], d->sub[p], 1,
-          200.0);
+      comps[p].width = pw[p];
+      comps[p].height = ph[p];
+      comps[p].depth = 8 * kinds[k].bytes;
+      comps[p].sub_x = comps[p].sub_y = d->sub[p];
     }
     d->n_planes = n;
-    CHECK (cudaMalloc (&d->scratch, d->scratch_size));
+    d->blur = cfx_blur_new ();
+    CHECK (cfx_blur_reserve (d->blur, cfx_blur_scratch_bytes (comps, n, 1,
+                200.0)));
     sets = bench_sets_for (2 * alloc);
     for (s = 0; s < sets; s++) {
       CHECK (cudaMalloc ((void **) &d->mem[s][0], alloc));
@@ -200,7 +191,7 @@ kernel_rows (void)
       cudaFree (d->mem[s][0]);
       cudaFree (d->mem[s][1]);
     }
-    cudaFree (d->scratch);
+    cfx_blur_free (d->blur);
     g_free (d);
   }
 

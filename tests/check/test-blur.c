@@ -18,6 +18,7 @@
 #include "cfx-reference.h"
 #include "cudafx-kernels.h"
 #include "cudafx-testing.h"
+#include "blur-testing.h"
 
 #include <gst/app/gstappsink.h>
 #include <gst/cudafx.h>

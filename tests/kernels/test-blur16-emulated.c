@@ -28,11 +28,9 @@
 #include <string.h>
 
 #include "cudafx-kernels.h"
+#include "blur-testing.h"
 #include "cfx-reference.h"
 #include "ref-test.h"
-
-int cfx_blur16_fused_emulate (CfxPlane dst, CfxPlane src, int rx, int ry,
-    const double *wx, const double *wy, int run, long wave);
 
 #define POISON 0xa5
 
@@ -46,7 +44,7 @@ rng (void)
 }
 
 /* w[0 .. r] for r = ceil (3 sigma), normalised over the 2 r + 1 taps (as
- * blur16.cu's gaussian_taps); sigma <= 0: r 0, w[0] 1 */
+ * blur16-passes.cu's gaussian_taps); sigma <= 0: r 0, w[0] 1 */
 static int
 taps (double sigma, double *w)
 {
