@@ -3,7 +3,7 @@
  * Two routes from input to output, chosen by the class:
  *   - process: GstBaseTransform's transform, one output per input, the
  *     frames mapped around the call;
- *   - process_window (temporal filters): submit_input_buffer pushes the
+ *   - process_window (window filters): submit_input_buffer pushes the
  *     input into the history and renders every input that became ready
  *     into a queue that generate_output empties; events that end a stream
  *     drain the history and push the queue themselves. */
@@ -41,7 +41,7 @@ typedef struct
   GstVideoInfo in_info;
   GstVideoInfo out_info;
 
-  /* temporal filters, with the stream lock */
+  /* window filters, with the stream lock */
   GstCudaFxHistory *history;
   /* the element's own window (set_window), else the class's */
   gboolean own_window;
@@ -124,7 +124,7 @@ gst_cuda_fx_filter_get_property (GObject * object, guint prop_id,
  * a plain transform: metadata, offsets and DTS kept as GstBaseTransform
  * keeps them) */
 static gboolean
-is_temporal (gpointer filter)
+has_window (gpointer filter)
 {
   GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (filter);
   GstCudaFxFilterPrivate *priv = PRIV (filter);
@@ -242,7 +242,7 @@ gst_cuda_fx_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       return TRUE;
   }
   if (GST_QUERY_TYPE (query) == GST_QUERY_LATENCY
-      && direction == GST_PAD_SRC && is_temporal (trans)
+      && direction == GST_PAD_SRC && has_window (trans)
       && !gst_base_transform_is_passthrough (trans))
     return query_latency (trans, query);
 
@@ -278,7 +278,7 @@ ensure_history (GstBaseTransform * trans)
   }
   priv->past = past;
   priv->future = future;
-  if (is_temporal (trans) && !priv->history) {
+  if (has_window (trans) && !priv->history) {
     g_assert (klass->outputs_for != NULL);
     priv->history = gst_cuda_fx_history_new (past, future);
   }
@@ -733,13 +733,13 @@ gst_cuda_fx_filter_before_transform (GstBaseTransform * trans,
   guint past, future;
 
   wanted_window (trans, &past, &future);
-  /* temporal filters with a look-ahead sync when they render an input, not
+  /* window filters with a look-ahead sync when they render an input, not
    * when it comes; without one, it is rendered as it comes */
-  if (!is_temporal (trans) || future == 0)
+  if (!has_window (trans) || future == 0)
     sync_values (GST_CUDA_FX_FILTER (trans), buf);
 }
 
-/* ---- temporal filters ----------------------------------------------- */
+/* ---- window filters: a window of input frames per output ------------- */
 
 /* Every output of the input @hw is about: maps the window's distinct
  * buffers once, makes each output and queues it */
@@ -878,7 +878,7 @@ gst_cuda_fx_filter_submit_input_buffer (GstBaseTransform * trans,
   /* negotiation, QoS: the default; it leaves the buffer in queued_buf */
   ret = GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
       ->submit_input_buffer (trans, is_discont, input);
-  if (ret != GST_FLOW_OK || !is_temporal (trans)
+  if (ret != GST_FLOW_OK || !has_window (trans)
       || gst_base_transform_is_passthrough (trans))
     return ret;
   buf = trans->queued_buf;
@@ -901,7 +901,7 @@ static GstFlowReturn
 gst_cuda_fx_filter_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf)
 {
-  if (!is_temporal (trans) || gst_base_transform_is_passthrough (trans))
+  if (!has_window (trans) || gst_base_transform_is_passthrough (trans))
     return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
         ->generate_output (trans, outbuf);
   *outbuf = g_queue_pop_head (&PRIV (trans)->outputs);
@@ -913,7 +913,7 @@ static gboolean
 gst_cuda_fx_filter_copy_metadata (GstBaseTransform * trans,
     GstBuffer * input, GstBuffer * outbuf)
 {
-  if (is_temporal (trans))
+  if (has_window (trans))
     return TRUE;
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_filter_parent_class)
       ->copy_metadata (trans, input, outbuf);
@@ -937,7 +937,7 @@ gst_cuda_fx_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
   GstCudaFxFilter *filter = GST_CUDA_FX_FILTER (trans);
 
-  if (!is_temporal (trans))
+  if (!has_window (trans))
     goto done;
 
   switch (GST_EVENT_TYPE (event)) {
@@ -1090,7 +1090,7 @@ gst_cuda_fx_filter_refuse_change (GstCudaFxFilter * filter,
 
 /**
  * gst_cuda_fx_filter_set_window:
- * @filter: a temporal filter
+ * @filter: a window filter
  * @past: frames before the one processed
  * @future: frames after it (reported as latency)
  *

@@ -1,6 +1,6 @@
 /* gst-cudafx: base class of every element. Context, stream, device-id,
  * caps features, allocation queries, frame access around process(), and
- * for temporal filters the input history, done once. */
+ * for window filters the input history, done once. */
 #ifndef __GST_CUDA_FX_FILTER_H__
 #define __GST_CUDA_FX_FILTER_H__
 
@@ -69,7 +69,7 @@ struct _GstCudaFxFilterClass
    * timestamps, flags and metas. */
   guint past, future;
   /* How many outputs @input gives (0: it goes out as it is, and stays in
-   * the history as a neighbour). Required for temporal filters. */
+   * the history as a neighbour). Required for window filters. */
     guint (*outputs_for) (GstCudaFxFilter * filter, GstBuffer * input);
   /* Output window->output of the input window->frames[window->past] */
     GstFlowReturn (*process_window) (GstCudaFxFilter * filter,

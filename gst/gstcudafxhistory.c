@@ -1,4 +1,4 @@
-/* gst-cudafx: the input history of temporal filters (see the header). In
+/* gst-cudafx: the input history of window filters (see the header). In
  * the spirit of FFmpeg's yadif_common.c and the d3d12 deinterlacer's
  * state object: stream logic here, GPU launches in the filter. */
 #ifdef HAVE_CONFIG_H
@@ -51,7 +51,7 @@ gst_cuda_fx_history_new (guint past, guint future)
 
   if (g_once_init_enter (&once)) {
     GST_DEBUG_CATEGORY_INIT (gst_cuda_fx_history_debug, "cudafxhistory", 0,
-        "gst-cudafx temporal history");
+        "gst-cudafx input history of window filters");
     g_once_init_leave (&once, 1);
   }
   g_return_val_if_fail (past + 1 + future <= GST_CUDA_FX_HISTORY_MAX_WINDOW,

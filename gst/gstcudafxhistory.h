@@ -1,4 +1,4 @@
-/* gst-cudafx: the input history of a temporal filter. Which input is ready
+/* gst-cudafx: the input history of a window filter. Which input is ready
  * to be output, with which neighbours, when the stream ends; and the
  * timestamps, flags and metas of its outputs. It holds buffers and knows
  * nothing of the GPU: GstCudaFxFilter maps the frames and launches. */

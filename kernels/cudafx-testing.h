@@ -1,12 +1,14 @@
 /* gst-cudafx kernels: entry points that only tests and the benchmark call
  * (elements include cudafx-kernels.h alone; the blur's are in
- * blur-testing.h). Plain C, no GStreamer. */
+ * blur-testing.h, the degrain's in degrain-testing.h). Plain C, no
+ * GStreamer. */
 #ifndef CUDAFX_TESTING_H
 #define CUDAFX_TESTING_H
 
 #include <stddef.h>
 
 #include "cudafx-kernels.h"
+#include "degrain-testing.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,22 +33,6 @@ cfx_plane_8bit (uint8_t * data, int pitch, int width, int height, int step,
   p.offset = offset;
   return p;
 }
-
-/* ---- degrain ------------------------------------------------------------ */
-
-/* keep 1: from now on, the last level of cfx_degrain () on @scratch also
- * stores the float result (before the blend and the rounding) in the
- * scratch, where cfx_degrain_float_result () finds it */
-void cfx_degrain_keep_float (CfxDegrainScratch * scratch, int keep);
-
-/* The float result of component c kept by the last cfx_degrain () (pitch
- * in floats) */
-cudaError_t cfx_degrain_float_result (const CfxDegrainScratch * scratch,
-    int channel, const float **data, int *pitch);
-
-/* Noise gain of band (level, band), band 0 = LH, 1 = HL, 2 = HH: the L2
- * norm of its response to a unit impulse (computed, not tabulated). */
-double cfx_degrain_band_gain (int level, int band);
 
 /* ---- deinterlace -------------------------------------------------------- */
 

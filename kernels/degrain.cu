@@ -74,7 +74,7 @@
  * kernel per channel takes the 10th percentile of the tile medians, as an
  * integer, exactly as the reference does. */
 #include "cudafx-kernels.h"
-#include "cudafx-testing.h"
+#include "degrain-testing.h"
 #include "kernel-helpers.h"
 
 #include <math.h>

@@ -1,9 +1,10 @@
-/* GPU suite: the stream handling every temporal filter gets from
- * GstCudaFxFilter, seen through cudadeinterlace in real pipelines: the
- * last fields come out at EOS (before it), a new segment and a gap go
- * downstream after the outputs of the frames that came before them, and
- * properties that change the caps are refused while playing. Expected
- * timestamps follow kernels/deinterlace.md. Skips (77) without a GPU;
+/* GPU suite: the stream handling every window filter (a window of input
+ * frames per output) gets from GstCudaFxFilter, seen through
+ * cudadeinterlace in real pipelines: the last fields come out at EOS
+ * (before it), a new segment and a gap go downstream after the outputs
+ * of the frames that came before them, and properties that change the
+ * caps are refused while playing. Expected timestamps follow
+ * kernels/deinterlace.md. Skips (77) without a GPU;
  * CUDAFX_REQUIRE_GPU=1 makes that a failure. */
 #include "cfx-test.h"
 
