@@ -298,10 +298,8 @@ size_problem (const GstVideoInfo * info, CfxDeintMethod method)
   gint min_w, min_h;
   guint c;
 
-  if (GST_VIDEO_INFO_COMP_DEPTH (info, 0) > 8)
-    cfx_deinterlace16_min_size (method, &min_w, &min_h);
-  else
-    cfx_deinterlace_min_size (method, &min_w, &min_h);
+  cfx_deinterlace_min_size (method, GST_VIDEO_INFO_COMP_DEPTH (info,
+          0) > 8 ? 2 : 1, &min_w, &min_h);
   for (c = 0; c < GST_VIDEO_INFO_N_COMPONENTS (info); c++) {
     gint w = GST_VIDEO_INFO_COMP_WIDTH (info, c);
     gint h = GST_VIDEO_INFO_COMP_HEIGHT (info, c);
@@ -478,8 +476,7 @@ gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
     comps[c].next = next->comp[c];
     comps[c].dst = out->comp[c];
   }
-  if (!gst_cuda_fx_check (self, (cur->comp[0].bytes == 2 ?
-              cfx_deinterlace16_frame : cfx_deinterlace_frame) (comps,
+  if (!gst_cuda_fx_check (self, cfx_deinterlace_frame (comps,
               cur->n_components, &field, stream),
           "Deinterlacing a %dx%d %s frame", GST_VIDEO_FRAME_WIDTH (&out->video),
           GST_VIDEO_FRAME_HEIGHT (&out->video),

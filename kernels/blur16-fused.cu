@@ -103,7 +103,7 @@ template < int R > struct StreamGeometry
 };
 
 /* The block's strip */
-B16 int
+CFX_HD int
 stream_x0 (int bx)
 {
   return bx * STREAM_W;
@@ -111,27 +111,27 @@ stream_x0 (int bx)
 
 /* Whether the plane's rows may be read 16 bytes at a time: 16-bit words
  * at 16-byte aligned rows */
-B16 bool
+CFX_HD bool
 stream_vectors (const CfxPlane & p)
 {
   return p.step == 2 && ((uintptr_t) p.data & 15) == 0 && (p.pitch & 15) == 0;
 }
 
 /* Input row of row @j of step @i: rows of sums start R above the run */
-template < int R > B16 int
+template < int R > CFX_HD int
 stream_row (const StreamArgs & a, int by, int i, int j)
 {
   return mirror (by * a.run - R + i * STREAM_STEP + j, a.src.height);
 }
 
 /* Output rows of the block's run, and their steps */
-B16 int
+CFX_HD int
 stream_out_rows (const StreamArgs & a, int by)
 {
   return min (a.run, a.src.height - by * a.run);
 }
 
-B16 int
+CFX_HD int
 stream_out_steps (const StreamArgs & a, int by)
 {
   return (stream_out_rows (a, by) + STREAM_STEP - 1) / STREAM_STEP;
@@ -139,20 +139,20 @@ stream_out_steps (const StreamArgs & a, int by)
 
 /* Steps of the block (LAG more than its output steps), and the rows of
  * sums its outputs reach (from the first, R above the run) */
-template < int R > B16 int
+template < int R > CFX_HD int
 stream_steps (const StreamArgs & a, int by)
 {
   return stream_out_steps (a, by) + StreamGeometry < R >::LAG;
 }
 
-template < int R > B16 int
+template < int R > CFX_HD int
 stream_needed (const StreamArgs & a, int by)
 {
   return stream_out_rows (a, by) + 2 * R;
 }
 
 /* 16 bytes from global memory (read-only for the kernel's life) */
-B16 uint4
+CFX_HD uint4
 stream_load16 (const uint8_t * p)
 {
 #ifdef __CUDA_ARCH__
@@ -167,13 +167,13 @@ stream_load16 (const uint8_t * p)
 
 /* Column of chunk @q of a step's rows, and whether it lies inside the
  * plane's row */
-B16 int
+CFX_HD int
 stream_chunk_x (int bx, int q)
 {
   return stream_x0 (bx) - STREAM_HALO + 8 * (q % STREAM_CHUNKS_ROW);
 }
 
-B16 bool
+CFX_HD bool
 stream_chunk_inside (const CfxPlane & p, int x)
 {
   return x >= 0 && x + 8 <= p.width;
@@ -183,14 +183,14 @@ stream_chunk_inside (const CfxPlane & p, int x)
  * reaches (rows of sums from @needed on are left out: the last step's,
  * mostly); the others are not loaded (the stage writes zeros for them,
  * which no row sum reads) */
-B16 bool
+CFX_HD bool
 stream_row_needed (int i, int q, int needed)
 {
   return i * STREAM_STEP + q / STREAM_CHUNKS_ROW < needed;
 }
 
 /* Whether the block's tile has columns outside the plane */
-B16 bool
+CFX_HD bool
 stream_border (const CfxPlane & p, int bx)
 {
   return stream_x0 (bx) < STREAM_HALO
@@ -199,7 +199,7 @@ stream_border (const CfxPlane & p, int bx)
 
 /* Whether every chunk the block loads lies inside the plane (no mirrored
  * rows or columns) at an offset that fits 32 bits */
-template < int R > B16 bool
+template < int R > CFX_HD bool
 stream_interior (const StreamArgs & a, int bx, int by, int steps)
 {
   const int y = by * a.run - R;
@@ -212,7 +212,7 @@ stream_interior (const StreamArgs & a, int bx, int by, int steps)
 /* Load phase: the thread's chunks of step @i's rows that lie inside the
  * plane, 16 bytes of 8 words each. Interior blocks take the short way:
  * no mirroring, no checks, 32-bit offsets. */
-template < int R > B16 void
+template < int R > CFX_HD void
 stream_fetch (const StreamArgs & a, StreamHeld & h, bool interior, int bx,
     int by, int i, int tid)
 {
@@ -252,7 +252,7 @@ UNROLL
  * the plane from what the thread holds, the columns inside the plane of a
  * chunk across its right edge (widths that are not multiples of 8) a load
  * each; the columns outside are stream_fill's */
-template < int R > B16 void
+template < int R > CFX_HD void
 stream_stage (const StreamArgs & a, StreamShared & s, const StreamHeld & h,
     int bx, int by, int i, int tid)
 {
@@ -298,7 +298,7 @@ UNROLL
  * the plane from the mirrored columns inside it. A column an output needs
  * (at most 16 past the plane) mirrors to one the tile holds; farther ones
  * (right of a narrow last strip) take the nearest it holds. */
-B16 void
+CFX_HD void
 stream_fill (const CfxPlane & p, StreamShared & s, int bx, int tid)
 {
   const int left = stream_x0 (bx) - STREAM_HALO;
@@ -320,7 +320,7 @@ stream_fill (const CfxPlane & p, StreamShared & s, int bx, int tid)
 /* Row phase: row sums of step @i's rows t / 32 + 4 m (m = 0 .. 3), columns
  * 4 (t % 32) .. + 3 of the strip, into slot i % STREAM_SLOTS; rows from
  * @needed on (no output of the run reaches them) are left out */
-template < int R > B16 void
+template < int R > CFX_HD void
 stream_rows (const StreamArgs & a, StreamShared & s, int i, int needed,
     int tid)
 {
@@ -363,7 +363,7 @@ UNROLL
 /* Column phase: outputs of step @o of the run, column t of the strip:
  * rows of sums 16 o .. 16 o + 15 + 2 R (from the run's first, R above
  * it) lie in slots o, o + 1, o + 2 */
-template < int R > B16 void
+template < int R > CFX_HD void
 stream_columns (const StreamArgs & a, const StreamShared & s, int bx,
     int by, int o, int tid)
 {

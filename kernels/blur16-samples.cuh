@@ -12,10 +12,10 @@
 #define BLOCK_X 32
 #define BLOCK_Y 8
 
-/* host too: the fused Gaussian's phases run on the CPU in a test */
-#define B16 __host__ __device__ __forceinline__
+/* Its functions are CFX_HD (host too): the fused Gaussian's phases run on
+ * the CPU in a test */
 
-B16 int
+CFX_HD int
 load_sample (const CfxPlane & p, int x, int y)
 {
   uint16_t w = *(const uint16_t *) (p.data + (size_t) y * p.pitch +
@@ -36,7 +36,7 @@ store_sample (const CfxPlane & p, int x, int y, long long v)
 
 /* @v rounded to nearest (halves up) and clipped, as store_sample does
  * with floor (v + 0.5), in float: v is far from the integer limits */
-B16 void
+CFX_HD void
 store_rounded (const CfxPlane & p, int x, int y, float v)
 {
   const float top = (float) ((1u << p.depth) - 1);
@@ -52,7 +52,7 @@ store_rounded (const CfxPlane & p, int x, int y, float v)
  * The component of @p in the low (@high 0) or high 16 bits of @w, as a
  * float: the word's bits of the component, under 2^23's exponent, times
  * 2^-shift, less 2^(23 - shift) (one rounding of an exact result) */
-B16 float
+CFX_HD float
 word_to_float (unsigned w, int high, const CfxPlane & p, unsigned mask)
 {
 #ifdef __CUDA_ARCH__
@@ -69,7 +69,7 @@ word_to_float (unsigned w, int high, const CfxPlane & p, unsigned mask)
 
 /* floor (v) for v in [0, 2^23), in the low 23 bits (the bits above are
  * 2^23's exponent: callers keep the low 16) */
-B16 unsigned
+CFX_HD unsigned
 small_floor (float v)
 {
 #ifdef __CUDA_ARCH__
@@ -81,7 +81,7 @@ small_floor (float v)
 
 /* Tap @k of a Gaussian of radius @r before normalising: exp (-k^2 / (2
  * sigma^2)); r 0 (sigma <= 0): the identity */
-B16 double
+CFX_HD double
 gaussian_weight (int k, int r, double sigma)
 {
   return r ? exp (-((double) k * k) / (2.0 * sigma * sigma)) : 1.0;

@@ -2,8 +2,9 @@
  * one 32-bit register, and the plane layouts (which byte of a word holds
  * which component, and where a neighbour k samples away comes from).
  * Included by deinterlace.cu (and the files it includes), whose top
- * comment says how the pieces fit, and by deinterlace16.cu, whose yadif
- * works two 16-bit samples at once in the 16-bit lanes. */
+ * comment says how the pieces fit, and by deinterlace16.cu (through
+ * deinterlace16-memory.cuh), whose yadif works two 16-bit samples at once
+ * in the 16-bit lanes. */
 #ifndef CFX_DEINTERLACE_SIMD_CUH
 #define CFX_DEINTERLACE_SIMD_CUH
 
@@ -11,12 +12,6 @@
 #include <string.h>
 
 #include "kernel-helpers.h"
-
-#define CFX_HD __host__ __device__ __forceinline__
-/* rare paths (edge rows and columns, unaligned planes) as calls: their
- * registers do not weigh on the hot loops' allocation */
-#define CFX_HD_RARE __host__ __device__ __noinline__
-#define CFX_HDC __host__ __device__ constexpr
 
 namespace
 {

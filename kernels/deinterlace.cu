@@ -32,9 +32,7 @@
  * runtime's occupancy for the kernel times the SMs), never more blocks
  * than one wave: a second, partial wave would double the time. (The
  * benchmark's cfx_deinterlace_frame_spread () also sizes them for other
- * numbers of waves: on an H200 fewer threads, longer strips, were slower
- * at every size, and 2 or 4 waves of shorter strips within a few percent
- * of one: 2160i I420 bwdif 20.7 us, 20.9 and 21.8.)
+ * numbers of waves: kernels/deinterlace.md has what that measured.)
  *
  * Arithmetic is SIMD within a register, exact throughout: per byte (four
  * samples an instruction) for |a - b|, floor and rounded means; in 16-bit
@@ -80,12 +78,16 @@
  *   deinterlace.cu (here)     a thread's work: its strip and the dispatch
  *                             on method, layout, field and access mode;
  *                             the kernel; the host code: components into
- *                             planes, the launch shape, the launch. */
-#include <limits.h>
+ *                             planes, the launch shape, the launch; the
+ *                             entry points of both depths (16-bit words
+ *                             go to deinterlace16.cu)
+ * and, shared with deinterlace16.cu, deinterlace-host.h (argument checks,
+ * the strip length). */
 #include <string.h>
 
 #include "cudafx-kernels.h"
-#include "cudafx-testing.h"
+#include "deinterlace-bench.h"
+#include "deinterlace-host.h"
 #include "kernel-helpers.h"
 
 #include "deinterlace-bwdif.cuh"
@@ -371,8 +373,12 @@ deinterlace_kernel (const __grid_constant__ LaunchArgs L)
 
 /* ---- host --------------------------------------------------------------- */
 
+/* Two-byte bwdif's reach: an intra row y <= 5 takes y + 1 as its "three
+ * above", which must exist when y is the last row, so 7 rows at least
+ * (FFmpeg reads outside the picture below that; kernels/deinterlace.md,
+ * "High bit depth") */
 extern "C" void
-cfx_deinterlace_min_size (CfxDeintMethod method, int *min_width,
+cfx_deinterlace_min_size (CfxDeintMethod method, int bytes, int *min_width,
     int *min_height)
 {
   switch (method) {
@@ -389,6 +395,8 @@ cfx_deinterlace_min_size (CfxDeintMethod method, int *min_width,
       *min_height = 2;
       break;
   }
+  if (bytes == 2 && method == CFX_DEINT_BWDIF)
+    *min_height = 7;
 }
 
 /* Sets the strips of @strip pairs; returns the number of blocks */
@@ -413,13 +421,6 @@ count_blocks (LaunchArgs * L, int n_planes, int strip)
 
 /* ---- host: the components' planes --------------------------------------- */
 
-/* Frame j of a component: 0 prev, 1 cur, 2 next, 3 dst */
-static const CfxPlane *
-frame_of (const CfxDeintComponent * c, int j)
-{
-  return j == 0 ? &c->prev : j == 1 ? &c->cur : j == 2 ? &c->next : &c->dst;
-}
-
 /* The first byte of the rows of a component's plane */
 static const uint8_t *
 row_start (const CfxPlane * p)
@@ -441,14 +442,11 @@ struct HostPlane
 static bool
 component_ok (const CfxDeintComponent * c)
 {
-  for (int j = 0; j < 4; j++) {
-    const CfxPlane *p = frame_of (c, j);
-
-    if (!p->data || p->bytes != 1 || p->step < 1 || p->offset < 0
-        || p->width != c->cur.width || p->height != c->cur.height
-        || p->step != c->cur.step || p->offset != c->cur.offset)
+  if (!deint_frames_agree (c, 1) || c->cur.step < 1 || c->cur.offset < 0)
+    return false;
+  for (int j = 0; j < 4; j++)
+    if (deint_frame_of (c, j)->offset != c->cur.offset)
       return false;
-  }
   return true;
 }
 
@@ -517,8 +515,6 @@ find_planes (const CfxDeintComponent * comps, int n_comps, HostPlane * planes)
 {
   int n = 0;
 
-  if (n_comps < 1 || n_comps > CFX_DEINT_MAX_COMPONENTS)
-    return -1;
   for (int i = 0; i < n_comps; i++) {
     const CfxPlane *c = &comps[i].cur;
     int k;
@@ -545,8 +541,8 @@ find_planes (const CfxDeintComponent * comps, int n_comps, HostPlane * planes)
 
     for (int i = 1; i < planes[k].n; i++)
       for (int j = 0; j < 4; j++) {
-        const CfxPlane *p = frame_of (&comps[planes[k].comp[i]], j);
-        const CfxPlane *q = frame_of (first, j);
+        const CfxPlane *p = deint_frame_of (&comps[planes[k].comp[i]], j);
+        const CfxPlane *q = deint_frame_of (first, j);
 
         if (row_start (p) != row_start (q) || p->pitch != q->pitch)
           return -1;
@@ -562,7 +558,7 @@ find_planes (const CfxDeintComponent * comps, int n_comps, HostPlane * planes)
 static uint8_t *
 plane_data (const CfxDeintComponent * comps, const HostPlane * hp, int j)
 {
-  const CfxPlane *p = frame_of (&comps[hp->comp[0]], j);
+  const CfxPlane *p = deint_frame_of (&comps[hp->comp[0]], j);
 
   return hp->layout == LAYOUT_PLANAR ? p->data : (uint8_t *) row_start (p);
 }
@@ -574,13 +570,15 @@ setup_launch (LaunchArgs * L, const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, long target_threads, long max_blocks)
 {
   HostPlane planes[MAX_PLANES];
-  long total = 0;
-  int blocks = 0, i, min_w, min_h, max_pairs = 1;
-  int n_planes = find_planes (comps, n_comps, planes);
+  long total = 0, blocks;
+  int i, min_w, min_h, max_pairs = 1, n_planes;
 
+  if (!deint_args_ok (comps, n_comps, field))
+    return -1;
+  n_planes = find_planes (comps, n_comps, planes);
   if (n_planes < 1)
     return -1;
-  cfx_deinterlace_min_size (field->method, &min_w, &min_h);
+  cfx_deinterlace_min_size (field->method, 1, &min_w, &min_h);
   memset (L, 0, sizeof (*L));
   L->parity = field->parity ? 1 : 0;
   L->tff = field->tff ? 1 : 0;
@@ -634,17 +632,12 @@ setup_launch (LaunchArgs * L, const CfxDeintComponent * comps, int n_comps,
     max_pairs = imax (max_pairs, (h + 1) / 2);
   }
 
-  /* Strip length: long strips load each window row once, short ones
-   * fill the GPU. The shortest strips that give target_threads threads at
-   * most, in no more than max_blocks blocks (one wave: blocks past it
-   * would run in a second wave after the first, doubling the time). */
-  long strip = (total + target_threads - 1) / target_threads;
-
-  strip = strip < 1 ? 1 : strip > max_pairs ? max_pairs : strip;
-  while ((blocks = count_blocks (L, n_planes, (int) strip)) > max_blocks
-      && strip < max_pairs)
-    strip++;
-  return blocks;
+  /* strips of whole row pairs */
+  deint_strip_length (total, target_threads, 1, max_pairs, 1, max_blocks,
+      [&](long strip) -> long {
+        return count_blocks (L, n_planes, (int) strip);
+      }, &blocks);
+  return (int) blocks;
 }
 
 template < int M > static cudaError_t
@@ -695,17 +688,19 @@ wave_blocks (int m, long *wave)
   }
 }
 
-extern "C" cudaError_t
-cfx_deinterlace_frame_spread (const CfxDeintComponent * comps, int n_comps,
+/* 8-bit components, strips for @waves waves */
+static cudaError_t
+deinterlace8_frame (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, double waves, cudaStream_t stream)
 {
   LaunchArgs L;
-  int blocks, m = field ? kernel_of (field) : -1;
+  int blocks, m;
   long wave = 0, target, max_blocks;
   cudaError_t err;
 
-  if (m < 0 || !(waves > 0 && waves <= 1024))
+  if (!deint_args_ok (comps, n_comps, field) || !deint_waves_ok (waves))
     return cudaErrorInvalidValue;
+  m = kernel_of (field);
   err = wave_blocks (m, &wave);
   if (err != cudaSuccess)
     return err;
@@ -732,82 +727,39 @@ cfx_deinterlace_frame_spread (const CfxDeintComponent * comps, int n_comps,
   }
 }
 
+/* The components' sample size, which picks the kernels (0: none given) */
+static int
+sample_bytes (const CfxDeintComponent * comps, int n_comps)
+{
+  return comps && n_comps >= 1 ? comps[0].cur.bytes : 0;
+}
+
 extern "C" cudaError_t
 cfx_deinterlace_frame (const CfxDeintComponent * comps, int n_comps,
     const CfxDeintField * field, cudaStream_t stream)
 {
-  return cfx_deinterlace_frame_spread (comps, n_comps, field, 1, stream);
+  switch (sample_bytes (comps, n_comps)) {
+    case 1:
+      return deinterlace8_frame (comps, n_comps, field, 1, stream);
+    case 2:
+      return cfx_deinterlace16_launch (comps, n_comps, field,
+          DEINT16_ELEMENTS, 1, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
 
-#ifdef CFX_DEINTERLACE_EMULATE
-/* Every thread of every block of the launch, in turn, on the CPU */
-static void
-emulate_launch (const LaunchArgs & L, int blocks, const CfxDeintField * field)
+extern "C" cudaError_t
+cfx_deinterlace_frame_spread (const CfxDeintComponent * comps, int n_comps,
+    const CfxDeintField * field, double waves, cudaStream_t stream)
 {
-  for (int b = 0; b < blocks; b++)
-    for (int ty = 0; ty < BLOCK_Y; ty++)
-      for (int tx = 0; tx < BLOCK_X; tx++) {
-        int plane, word, strip;
-
-        if (!block_work (L, b, tx, ty, &plane, &word, &strip))
-          continue;
-        switch (field->method) {
-          case CFX_DEINT_BWDIF:
-            if (field->intra_only)
-              deint_thread < M_BWDIF_INTRA > (L, plane, word, strip);
-            else
-              deint_thread < M_BWDIF > (L, plane, word, strip);
-            break;
-          case CFX_DEINT_YADIF:
-            deint_thread < M_YADIF > (L, plane, word, strip);
-            break;
-          case CFX_DEINT_ELA:
-            deint_thread < M_ELA > (L, plane, word, strip);
-            break;
-          default:
-            deint_thread < M_LINEAR > (L, plane, word, strip);
-            break;
-        }
-      }
+  switch (sample_bytes (comps, n_comps)) {
+    case 1:
+      return deinterlace8_frame (comps, n_comps, field, waves, stream);
+    case 2:
+      return cfx_deinterlace16_launch (comps, n_comps, field, DEINT16_PAIRED,
+          waves, stream);
+    default:
+      return cudaErrorInvalidValue;
+  }
 }
-
-/* The kernel's per-thread work run on the CPU, thread by thread (host
- * pointers): what tests/kernels/test-deinterlace-emulated.c checks on
- * hosts without a GPU. target_threads sets the strip length as the GPU's
- * size does (with no limit on the blocks). Declared in cudafx-testing.h. */
-extern "C" int
-cfx_deinterlace_frame_emulate (const CfxDeintComponent * comps, int n_comps,
-    const CfxDeintField * field, int target_threads)
-{
-  LaunchArgs L;
-  int blocks = setup_launch (&L, comps, n_comps, field, target_threads,
-      LONG_MAX);
-
-  if (blocks < 0)
-    return -1;
-  emulate_launch (L, blocks, field);
-  return 0;
-}
-
-/* The launch for @waves waves on a GPU whose wave would be @wave blocks,
- * the GPU's launch math throughout (cfx_deinterlace_frame_spread ()).
- * Returns the blocks run, or -1 where the GPU's call would refuse
- * (cudaErrorInvalidValue). Declared in cudafx-testing.h. */
-extern "C" long
-cfx_deinterlace_frame_emulate_waves (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, long wave, double waves)
-{
-  LaunchArgs L;
-  long target, max_blocks;
-  int blocks;
-
-  if (!field || kernel_of (field) < 0
-      || !cfx_wave_shape (wave, THREADS, waves, &target, &max_blocks))
-    return -1;
-  blocks = setup_launch (&L, comps, n_comps, field, target, max_blocks);
-  if (blocks < 0)
-    return -1;
-  emulate_launch (L, blocks, field);
-  return blocks;
-}
-#endif

@@ -1,7 +1,9 @@
 /* deinterlace kernels: part of cudafx-kernels.h (include that, not this).
  *
  * yadif, bwdif, ELA and linear deinterlacing of one output frame, all
- * components in one launch (kernels/deinterlace.md). */
+ * components in one launch (kernels/deinterlace.md): 8-bit samples
+ * (deinterlace.cu) or 16-bit words (deinterlace16.cu), picked by the
+ * components' bytes. */
 #ifndef CUDAFX_DEINTERLACE_H
 #define CUDAFX_DEINTERLACE_H
 
@@ -17,10 +19,10 @@ typedef enum
   CFX_DEINT_LINEAR,
 } CfxDeintMethod;
 
-/* One component (8-bit samples) of the previous, current and next input
- * frames and of the output; the four have the same width, height, step
- * and offset. Every component is deinterlaced as a planar plane of its
- * own would be. */
+/* One component of the previous, current and next input frames and of
+ * the output; the four have the same width, height, bytes, step and
+ * offset (16-bit: depth and shift too). Every component is deinterlaced
+ * as a planar plane of its own would be. */
 typedef struct
 {
   CfxPlane prev, cur, next, dst;
@@ -41,15 +43,19 @@ typedef struct
   int intra_only;
 } CfxDeintField;
 
-/* Smallest component the method accepts (width: the component's own
- * samples). */
-void cfx_deinterlace_min_size (CfxDeintMethod method, int *min_width,
-    int *min_height);
+/* Smallest component the method accepts for samples of @bytes bytes (1
+ * or 2; width: the component's own samples): the same for both, but
+ * two-byte bwdif needs 7 rows. */
+void cfx_deinterlace_min_size (CfxDeintMethod method, int bytes,
+    int *min_width, int *min_height);
 
 /* Writes one whole output frame (copied and interpolated rows of every
- * component) in one launch on @stream. The components may come in any
- * order; those that share a plane (equal data - offset and pitch) must
- * make one of these planes, at most three planes in all:
+ * component) in one launch on @stream, by the kernels of the components'
+ * sample size: bytes 1 or 2, every component alike.
+ *
+ * 8-bit samples (bytes 1): the components may come in any order; those
+ * that share a plane (equal data - offset and pitch) must make one of
+ * these planes, at most three planes in all:
  *   - one component, step 1 (a planar plane: I420's Y, U or V, GRAY8)
  *   - two components, step 2, offsets 0 and 1 (NV12's or NV21's UV plane)
  *   - packed 4:2:2: a luma component of step 2 at offset 0 or 1 and
@@ -57,23 +63,18 @@ void cfx_deinterlace_min_size (CfxDeintMethod method, int *min_width,
  *     offsets, (width + 1) / 2 wide (UYVY, VYUY, YUY2, YVYU)
  * For an odd packed width the padding byte of a row (the last pair's
  * second luma byte) may be written: the frame layer restores it.
+ *
+ * 16-bit words (bytes 2) of 9 to 16 significant bits at any shift
+ * (I420_10LE, P010, Y444_16LE ...), any even step: yadif and bwdif as
+ * FFmpeg's two-byte filters, ELA and linear as for 8-bit; unused bits
+ * ignored in and 0 out. The four planes of a component share depth and
+ * shift; their data and pitches are 2-byte aligned.
+ *
  * Returns cudaErrorInvalidValue for any other arrangement, components
- * smaller than cfx_deinterlace_min_size (), samples other than 8-bit, or
- * more than CFX_DEINT_MAX_COMPONENTS components. */
+ * smaller than cfx_deinterlace_min_size (), other sample sizes, or more
+ * than CFX_DEINT_MAX_COMPONENTS components. */
 cudaError_t cfx_deinterlace_frame (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, cudaStream_t stream);
-
-/* The same for 16-bit words (bytes 2) of 9 to 16 significant bits at any
- * shift (I420_10LE, P010, Y444_16LE ...), any step, all components in
- * one launch (deinterlace16.cu): yadif and bwdif as FFmpeg's two-byte
- * filters, ELA and linear as for 8-bit; unused bits ignored in and 0 out.
- * The four planes of a component share width, height, step, depth and
- * shift; their data and pitches are 2-byte aligned. */
-cudaError_t cfx_deinterlace16_frame (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, cudaStream_t stream);
-/* Its smallest component: as for 8-bit, but bwdif needs 7 rows */
-void cfx_deinterlace16_min_size (CfxDeintMethod method, int *min_width,
-    int *min_height);
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,16 @@ cfx_launch (void (*kernel) (Params...), dim3 grid, dim3 block,
 #define UNROLL_TWICE
 #endif
 
+/* Functions that the kernels call and that the CPU emulation
+ * (tests/kernels) compiles for the host too: always inlined (CFX_HD),
+ * inlined where the compiler sees fit (CFX_HD_INLINE), never inlined
+ * (CFX_HD_RARE: rare paths as calls, so that their registers do not weigh
+ * on the hot loops' allocation), constant expressions (CFX_HDC) */
+#define CFX_HD __host__ __device__ __forceinline__
+#define CFX_HD_INLINE __host__ __device__ inline
+#define CFX_HD_RARE __host__ __device__ __noinline__
+#define CFX_HDC __host__ __device__ constexpr
+
 /* Devices whose answers cfx_wave_blocks keeps */
 #define CFX_WAVE_MAX_DEVICES 64
 
@@ -103,7 +113,7 @@ cfx_aligned (const void *data, int pitch, int step, int bytes)
 
 /* Index i of a mirrored axis of n samples (reflect without repeating the
  * edge, any distance; tests/reference's cfx_ref_mirror) */
-__host__ __device__ __forceinline__ int
+CFX_HD int
 mirror (int i, int n)
 {
   if ((unsigned) i < (unsigned) n)

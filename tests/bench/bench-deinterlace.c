@@ -48,19 +48,15 @@ launch_deint (int set, void *data)
   DeintData *d = data;
   const CfxDeintComponent *c = d->comps[set];
 
-  /* as the element: 16-bit samples take deinterlace16.cu */
-  if (c[0].dst.bytes == 1)
-    CHECK (cfx_deinterlace_frame_spread (c, d->n_comps, &d->field,
-            d->waves, 0));
-  else if (d->windowless)
+  if (d->windowless)
     CHECK (cfx_deinterlace16_frame_windowless (c, d->n_comps, &d->field, 0));
   else if (d->columns)
     CHECK (cfx_deinterlace16_frame_columns (c, d->n_comps, &d->field,
             d->columns, 0));
   else if (d->waves == 0)
-    CHECK (cfx_deinterlace16_frame (c, d->n_comps, &d->field, 0));
+    CHECK (cfx_deinterlace_frame (c, d->n_comps, &d->field, 0));
   else
-    CHECK (cfx_deinterlace16_frame_spread (c, d->n_comps, &d->field,
+    CHECK (cfx_deinterlace_frame_spread (c, d->n_comps, &d->field,
             d->waves, 0));
 }
 
@@ -126,7 +122,7 @@ kernel_rows (void)
         kinds[k].h);
     DeintData *d = g_new0 (DeintData, 1);
 
-    d->waves = layout[0].bytes == 1 ? 1 : 0;
+    d->waves = 0;
     sets = bench_sets_for (4 * frame_alloc);
     d->n_comps = n_comps;
     for (s = 0; s < sets; s++) {
@@ -206,7 +202,7 @@ kernel_rows (void)
           bench_print_kernel_row (row, t, bytes);
           g_free (row);
         }
-        d->waves = layout[0].bytes == 1 ? 1 : 0;
+        d->waves = 0;
       }
       g_free (name);
     }

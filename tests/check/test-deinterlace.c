@@ -289,7 +289,7 @@ size_ok (CfxDeintMethod m, Layout layout, gint w, gint h)
 {
   gint min_w, min_h, cw = layout >= LAYOUT_UYVY ? (w + 1) / 2 : w;
 
-  cfx_deinterlace_min_size (m, &min_w, &min_h);
+  cfx_deinterlace_min_size (m, 1, &min_w, &min_h);
   return w >= min_w && cw >= min_w && h >= min_h;
 }
 

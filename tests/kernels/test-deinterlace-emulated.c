@@ -23,6 +23,7 @@
 #include "cudafx-kernels.h"
 #include "cudafx-testing.h"
 #include "cfx-reference.h"
+#include "deinterlace-emulate.h"
 
 #define POISON 0xa5
 
@@ -266,7 +267,7 @@ size_ok (CfxDeintMethod m, int layout, int w, int h)
 {
   int min_w, min_h, cw = layouts[layout].kernel >= K_UYVY ? (w + 1) / 2 : w;
 
-  cfx_deinterlace_min_size (m, &min_w, &min_h);
+  cfx_deinterlace_min_size (m, 1, &min_w, &min_h);
   return w >= min_w && cw >= min_w && h >= min_h;
 }
 

@@ -15,7 +15,7 @@
  * random, extreme (0 and the largest value in stripes) and smooth
  * content. Input words carry random unused bits; output words must have
  * them 0, and nothing outside the samples may be written. Then the GPU's
- * launch math (cfx_deinterlace16_frame_spread) for 1/8 of a wave to 4
+ * launch math (cfx_deinterlace_frame_spread) for 1/8 of a wave to 4
  * waves of a few blocks, launches of more blocks than one wave included,
  * for each kernel (the elements', one column a thread, windowless, two
  * columns a thread for yadif too), and
@@ -29,14 +29,8 @@
 
 #include "cudafx-kernels.h"
 #include "cfx-reference.h"
+#include "deinterlace-emulate.h"
 #include "ref-test.h"
-
-int cfx_deinterlace16_frame_emulate (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, int variant,
-    int target_threads);
-long cfx_deinterlace16_frame_emulate_waves (const CfxDeintComponent * comps,
-    int n_comps, const CfxDeintField * field, int variant, long wave,
-    double waves);
 
 /* kernel @variant (0: the elements', 1: one column a thread, 2:
  * windowless, 3: two columns a thread, yadif too); where set (wave > 0),
@@ -261,7 +255,7 @@ main (void)
                   };
                   int min_w, min_h;
 
-                  cfx_deinterlace16_min_size (field.method, &min_w, &min_h);
+                  cfx_deinterlace_min_size (field.method, 2, &min_w, &min_h);
                   if (sizes[s][0] < min_w || sizes[s][1] < min_h)
                     continue;
                   run_case (sizes[s][0], sizes[s][1], depths[d][0],
@@ -287,7 +281,7 @@ main (void)
     for (unsigned m = 0; m < sizeof methods / sizeof methods[0]; m++) {
       int min_w, min_h;
 
-      cfx_deinterlace16_min_size ((CfxDeintMethod) methods[m][0], &min_w,
+      cfx_deinterlace_min_size ((CfxDeintMethod) methods[m][0], 2, &min_w,
           &min_h);
       if (w < min_w)
         continue;
@@ -312,7 +306,7 @@ main (void)
           }
     }
 
-  /* the GPU's launch math (cfx_deinterlace16_frame_spread): 1/8 of a wave
+  /* the GPU's launch math (cfx_deinterlace_frame_spread): 1/8 of a wave
    * to 4 waves, of waves of a few blocks, so that launches of more
    * blocks than one wave run; every kernel variant */
   {
