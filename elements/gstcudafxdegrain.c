@@ -453,7 +453,7 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
 /* The temporal mean of @window's frame into the temporal scratch; @src
  * becomes its planes */
 static gboolean
-temporal_mean (GstCudaFxDegrain * self, const GstCudaFxWindow * window,
+temporal_mean (GstCudaFxDegrain * self, const GstCudaFxFrameWindow * window,
     gdouble sigma, CfxPlane * src, cudaStream_t stream)
 {
   GstCudaFxFrame *cur = window->frames[window->past];
@@ -501,7 +501,7 @@ temporal_mean (GstCudaFxDegrain * self, const GstCudaFxWindow * window,
 /* One output: @window NULL for the spatial filter of @in */
 static GstFlowReturn
 degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
-    const GstCudaFxWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
+    const GstCudaFxFrameWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
 {
   gint width = GST_VIDEO_FRAME_WIDTH (&in->video);
   gint height = GST_VIDEO_FRAME_HEIGHT (&in->video);
@@ -602,7 +602,7 @@ gst_cuda_fx_degrain_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
 
 static GstFlowReturn
 gst_cuda_fx_degrain_process_window (GstCudaFxFilter * filter,
-    const GstCudaFxWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
+    const GstCudaFxFrameWindow * window, GstCudaFxFrame * out, cudaStream_t stream)
 {
   /* (radius 0 has no window: process () makes its frames) */
   return degrain_frame (GST_CUDA_FX_DEGRAIN (filter),

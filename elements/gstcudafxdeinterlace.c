@@ -428,7 +428,7 @@ gst_cuda_fx_deinterlace_outputs_for (GstCudaFxFilter * filter,
  * next frames (the ends of a stream are their own neighbours) */
 static GstFlowReturn
 gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
-    const GstCudaFxWindow * window, GstCudaFxFrame * out,
+    const GstCudaFxFrameWindow * window, GstCudaFxFrame * out,
     cudaStream_t stream)
 {
   GstCudaFxDeinterlace *self = GST_CUDA_FX_DEINTERLACE (filter);

@@ -744,13 +744,13 @@ gst_cuda_fx_filter_before_transform (GstBaseTransform * trans,
 /* Every output of the input @hw is about: maps the window's distinct
  * buffers once, makes each output and queues it */
 static GstFlowReturn
-render_window (GstCudaFxFilter * filter, const GstCudaFxHistoryWindow * hw)
+render_window (GstCudaFxFilter * filter, const GstCudaFxBufferWindow * hw)
 {
   GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (filter);
   GstCudaFxFilterPrivate *priv = PRIV (filter);
   GstBuffer *input = hw->frames[hw->past];
   GstCudaFxFrame frames[GST_CUDA_FX_HISTORY_MAX_WINDOW];
-  GstCudaFxWindow window;
+  GstCudaFxFrameWindow window;
   guint i, j, n = hw->past + 1 + hw->future, mapped = 0;
   GstFlowReturn ret = GST_FLOW_OK;
 
@@ -823,7 +823,7 @@ static GstFlowReturn
 render_ready (GstCudaFxFilter * filter, gboolean draining)
 {
   GstCudaFxFilterPrivate *priv = PRIV (filter);
-  GstCudaFxHistoryWindow hw;
+  GstCudaFxBufferWindow hw;
   GstFlowReturn ret = GST_FLOW_OK;
 
   while (ret == GST_FLOW_OK && gst_cuda_fx_history_next (priv->history,

@@ -21,7 +21,7 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaFxFilter, gst_cuda_fx_filter, GST,
     CUDA_FX_FILTER, GstBaseTransform);
 
 /**
- * GstCudaFxWindow:
+ * GstCudaFxFrameWindow:
  * @frames: the input frames around the one being processed, mapped for
  *   reading: frames[@past] is that input, frames[@past - i] the i-th
  *   before it, frames[@past + i] the i-th after; where the stream has
@@ -32,7 +32,7 @@ G_DECLARE_DERIVABLE_TYPE (GstCudaFxFilter, gst_cuda_fx_filter, GST,
  * @n_after: frames after that the stream really has
  * @output: which output of the input this is, 0 .. @n_outputs - 1
  * @n_outputs: outputs the input gives
- * @serials: each frame's input number (GstCudaFxHistoryWindow): what
+ * @serials: each frame's input number (GstCudaFxBufferWindow): what
  *   results kept from one window to the next are keyed on
  */
 typedef struct
@@ -42,7 +42,7 @@ typedef struct
   guint past, future;
   guint n_before, n_after;
   guint output, n_outputs;
-} GstCudaFxWindow;
+} GstCudaFxFrameWindow;
 
 struct _GstCudaFxFilterClass
 {
@@ -73,7 +73,7 @@ struct _GstCudaFxFilterClass
     guint (*outputs_for) (GstCudaFxFilter * filter, GstBuffer * input);
   /* Output window->output of the input window->frames[window->past] */
     GstFlowReturn (*process_window) (GstCudaFxFilter * filter,
-      const GstCudaFxWindow * window, GstCudaFxFrame * out,
+      const GstCudaFxFrameWindow * window, GstCudaFxFrame * out,
       cudaStream_t stream);
 };
 

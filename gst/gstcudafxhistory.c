@@ -132,7 +132,7 @@ input_duration (GstCudaFxHistory * history, guint i)
 
 gboolean
 gst_cuda_fx_history_next (GstCudaFxHistory * history, gboolean draining,
-    GstCudaFxHistoryWindow * window)
+    GstCudaFxBufferWindow * window)
 {
   guint i = history->next, len = history->entries->len, k;
   Entry *e;
@@ -198,7 +198,7 @@ copy_meta (GstBuffer * inbuf, GstMeta ** meta, gpointer user_data)
 
 void
 gst_cuda_fx_history_set_output_metadata (GstCudaFxHistory * history,
-    const GstCudaFxHistoryWindow * window, GstBuffer * out, guint k)
+    const GstCudaFxBufferWindow * window, GstBuffer * out, guint k)
 {
   GstBuffer *in = window->frames[window->past];
   GstClockTime pts = GST_BUFFER_PTS (in), duration = window->duration;

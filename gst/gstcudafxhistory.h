@@ -16,7 +16,7 @@ G_BEGIN_DECLS
 typedef struct _GstCudaFxHistory GstCudaFxHistory;
 
 /**
- * GstCudaFxHistoryWindow:
+ * GstCudaFxBufferWindow:
  * @frames: frames[@past] is the input to output; frames[@past - i] the
  *   i-th before it and frames[@past + i] the i-th after it. Where the
  *   stream has fewer (its first and last frames), the nearest present
@@ -39,7 +39,7 @@ typedef struct
   guint n_before, n_after;
   guint n_outputs;
   GstClockTime duration;
-} GstCudaFxHistoryWindow;
+} GstCudaFxBufferWindow;
 
 GstCudaFxHistory *gst_cuda_fx_history_new (guint past, guint future);
 void gst_cuda_fx_history_free (GstCudaFxHistory * history);
@@ -60,14 +60,14 @@ void gst_cuda_fx_history_push (GstCudaFxHistory * history, GstBuffer * input,
  * frames are their own neighbours). Make its outputs, then call
  * gst_cuda_fx_history_advance(). */
 gboolean gst_cuda_fx_history_next (GstCudaFxHistory * history,
-    gboolean draining, GstCudaFxHistoryWindow * window);
+    gboolean draining, GstCudaFxBufferWindow * window);
 void gst_cuda_fx_history_advance (GstCudaFxHistory * history);
 
 /* Flags, timestamps (output k of n spans the k-th n-th of the input's
  * duration), offsets and, on output 0 only, the input's metas (those
  * describing content, not memory) */
 void gst_cuda_fx_history_set_output_metadata (GstCudaFxHistory * history,
-    const GstCudaFxHistoryWindow * window, GstBuffer * output, guint k);
+    const GstCudaFxBufferWindow * window, GstBuffer * output, guint k);
 
 /* Forgets every input (flush; after a drain: a new stream starts) */
 void gst_cuda_fx_history_clear (GstCudaFxHistory * history);

@@ -41,7 +41,7 @@ frame (GstClockTime pts, GstClockTime duration, guint flags)
 GST_START_TEST (test_window_past_future)
 {
   GstCudaFxHistory *h;
-  GstCudaFxHistoryWindow w;
+  GstCudaFxBufferWindow w;
   GstBuffer *f[3];
   guint i;
 
@@ -99,7 +99,7 @@ GST_END_TEST;
 GST_START_TEST (test_window_radius_two)
 {
   GstCudaFxHistory *h;
-  GstCudaFxHistoryWindow w;
+  GstCudaFxBufferWindow w;
   GstBuffer *f[4];
   guint i;
 
@@ -147,7 +147,7 @@ GST_END_TEST;
 GST_START_TEST (test_pass_through_inputs)
 {
   GstCudaFxHistory *h;
-  GstCudaFxHistoryWindow w;
+  GstCudaFxBufferWindow w;
   GstBuffer *a, *p, *b;
 
   setup_infos ();
@@ -196,7 +196,7 @@ static void
 outputs_of (GstCudaFxHistory * h, gboolean draining, GstClockTime * pts,
     GstClockTime * dur, guint * n)
 {
-  GstCudaFxHistoryWindow w;
+  GstCudaFxBufferWindow w;
   guint k;
 
   fail_unless (gst_cuda_fx_history_next (h, draining, &w));
@@ -284,7 +284,7 @@ GST_END_TEST;
 GST_START_TEST (test_output_flags_and_metas)
 {
   GstCudaFxHistory *h;
-  GstCudaFxHistoryWindow w;
+  GstCudaFxBufferWindow w;
   GstBuffer *in, *out[2];
   guint k;
 
