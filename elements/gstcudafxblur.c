@@ -22,8 +22,9 @@
  * Formats of 10 to 16 bits (P010, P016, I420_10LE, I422_10LE, Y444_10LE,
  * Y444_16LE, GRAY16_LE and the others of the 16-bit list) get the same
  * Gaussian and box in units of their own depth, computed by direct sums
- * (double precision for the Gaussian, every output within 1 of the
- * reference; integers for the box, exact): correct at every size, but
+ * (float sums up to radius 64 and double above for the Gaussian, every
+ * output within 1 of the double-precision reference; integers for the
+ * box, exact): correct at every size, but
  * slower than the 8-bit paths, and slower the larger the blur. Their
  * unused bits are ignored on input and written 0.
 

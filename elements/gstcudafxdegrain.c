@@ -34,8 +34,8 @@
  * averaged, and the wavelet above then removes the noise the mean left.
  * Chroma follows luma's vectors and weights. It delays the stream by
  * `temporal-radius` frames (reported as latency); the stream's first and
- * last frames use the neighbours they have. The README ("cudadegrain
- * temporal-radius") has the quality and the time of each radius; 0, the
+ * last frames use the neighbours they have. docs/performance.md has the
+ * quality and the time of each radius; 0, the
  * default, is the spatial filter alone, with no delay. With a radius,
  * `amount` and `output=noise` compare with the temporal mean, not the
  * input.

@@ -17,8 +17,8 @@
 /* below this many bytes a frame is copied by the calling thread alone:
  * waking the others costs more than it saves */
 #define STAGING_SPLIT_BYTES (1 << 20)
-/* threads by default: half the cores, at most this many (the README's
- * pageable-upload table: on the H100 host one thread alone reaches about
+/* threads by default: half the cores, at most this many
+ * (docs/performance.md's pageable-upload table: on the H100 host one thread alone reaches about
  * a fifth of the link's speed, and the rate grows slower than the count) */
 #define STAGING_MAX_AUTO_THREADS 6
 

@@ -25,9 +25,9 @@ typedef GstCudaFxPlane CfxPlane;
 /* ---- luma.cu ---------------------------------------------------------- */
 
 /* Copies the samples of component @src into @dst (same width and height):
- * the luma of any format into a GRAY8 plane. Any steps; a planar copy is
- * one cudaMemcpy2DAsync, the luma of packed 4:2:2 (step 2, offset 0 or 1)
- * a vectorised kernel. 16-bit words (bytes 2: 9 to 16 significant bits at
+ * the luma of any format into a GRAY8 plane. Any steps; a planar copy and
+ * the luma of packed 4:2:2 (step 2, offset 0 or 1) are vectorised kernels
+ * (planes they cannot align take a 2-D copy or a plain kernel). 16-bit words (bytes 2: 9 to 16 significant bits at
  * any shift) go into a GRAY16_LE plane, scaled to 16 bits by bit
  * replication; their unused bits are ignored. */
 cudaError_t cfx_luma_copy (CfxPlane dst, CfxPlane src, cudaStream_t stream);

@@ -10,8 +10,8 @@
  * - quality on the python3-skimage images (camera, astronaut and coffee
  *   luma) with sigma 5 / 10 / 20 noise as degrain-quality.c adds it: the
  *   issue's PSNR bars and auto sigma within 10 %, and the GPU output against
- *   the reference on that natural content (SKIP when the images cannot be
- *   made);
+ *   the reference on that natural content (a failure when the images
+ *   cannot be made);
  * - the element through cudafxupload ! cudadegrain ! cudafxdownload: every
  *   format and component against the reference, fixed and automatic sigma,
  *   properties changed between frames;
