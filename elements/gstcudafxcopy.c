@@ -366,36 +366,16 @@ gst_cuda_fx_copy_decide_allocation (GstBaseTransform * trans,
 
 /* ---- the copies ------------------------------------------------------- */
 
-/* Whether a copy from @mem may still be reading it after it was queued:
- * our pinned memory, or memory someone else page-locked. From pageable
- * memory the copy has taken the bytes before it returns. Each memory is
- * asked on its own: mapping the buffer whole would merge several memories
- * into a pageable copy. */
-static gboolean
-memory_is_pinned (GstMemory * mem)
-{
-  struct cudaPointerAttributes attr;
-  GstMapInfo map;
-  gboolean pinned;
-
-  if (gst_is_cuda_fx_host_memory (mem))
-    return TRUE;
-  if (!gst_memory_map (mem, &map, GST_MAP_READ))
-    return FALSE;
-  pinned = cudaPointerGetAttributes (&attr, map.data) == cudaSuccess
-      && attr.type == cudaMemoryTypeHost;
-  gst_memory_unmap (mem, &map);
-  cudaGetLastError ();          /* clear a sticky "invalid value" */
-  return pinned;
-}
-
+/* Whether a copy from @buf may still be reading it after it was queued:
+ * some of its memory is pinned. Each memory is asked on its own: mapping
+ * the buffer whole would merge several memories into a pageable copy. */
 static gboolean
 buffer_has_pinned_memory (GstBuffer * buf)
 {
   guint i, n = gst_buffer_n_memory (buf);
 
   for (i = 0; i < n; i++)
-    if (memory_is_pinned (gst_buffer_peek_memory (buf, i)))
+    if (gst_cuda_fx_memory_is_pinned (gst_buffer_peek_memory (buf, i)))
       return TRUE;
   return FALSE;
 }

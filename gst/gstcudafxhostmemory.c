@@ -208,3 +208,21 @@ gst_cuda_fx_host_buffer_pool_new (GstCaps * caps, guint min_buffers,
   }
   return pool;
 }
+
+gboolean
+gst_cuda_fx_memory_is_pinned (GstMemory * mem)
+{
+  struct cudaPointerAttributes attr;
+  GstMapInfo map;
+  gboolean pinned;
+
+  if (gst_is_cuda_fx_host_memory (mem))
+    return TRUE;
+  if (!gst_memory_map (mem, &map, GST_MAP_READ))
+    return FALSE;
+  pinned = cudaPointerGetAttributes (&attr, map.data) == cudaSuccess
+      && attr.type == cudaMemoryTypeHost;
+  gst_memory_unmap (mem, &map);
+  cudaGetLastError ();          /* clear a sticky "invalid value" */
+  return pinned;
+}

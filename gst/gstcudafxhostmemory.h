@@ -16,6 +16,11 @@ G_DECLARE_FINAL_TYPE (GstCudaFxHostAllocator, gst_cuda_fx_host_allocator,
 GstAllocator *gst_cuda_fx_host_allocator_get (void);
 gboolean gst_is_cuda_fx_host_memory (GstMemory * mem);
 
+/* Whether @mem is page-locked: ours, or memory someone else pinned (the
+ * copy engine reads it directly; from pageable memory a copy has taken
+ * the bytes before it returns) */
+gboolean gst_cuda_fx_memory_is_pinned (GstMemory * mem);
+
 /* A GstVideoBufferPool of pinned frames, configured for @caps */
 GstBufferPool *gst_cuda_fx_host_buffer_pool_new (GstCaps * caps,
     guint min_buffers, guint max_buffers);
