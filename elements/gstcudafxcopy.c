@@ -21,10 +21,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_copy_debug);
 /* pinned buffers proposed upstream: frames in flight plus the producer's */
 #define HOST_POOL_MIN_BUFFERS 4
 
-/* the host polls for its copy about as long as the copy should take at
- * half the link's speed, then sleeps */
-#define DOWNLOAD_BYTES_PER_US 25000
-
 enum
 {
   PROP_0,
@@ -469,12 +465,10 @@ download_frame (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
     gst_video_frame_unmap (&out);
     return GST_FLOW_ERROR;
   }
-  /* The CPU needs the bytes: wait for this element's copies alone */
+  /* The CPU needs the bytes: wait for this element's copies alone, asleep */
   if (err == cudaSuccess)
     err = gst_cuda_fx_context_wait_stream (gst_cuda_fx_filter_get_context
-        (filter), gst_cuda_fx_filter_get_stream (filter),
-        GST_CUDA_FX_WAIT_POLL_US + GST_VIDEO_INFO_SIZE (info) /
-        DOWNLOAD_BYTES_PER_US);
+        (filter), gst_cuda_fx_filter_get_stream (filter));
   gst_video_frame_unmap (&out);
   if (!gst_cuda_fx_check (trans, err, "Downloading a %dx%d %s frame",
           GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),

@@ -500,25 +500,16 @@ release_wait_event (GstCudaFxContext * context, cudaEvent_t event)
  */
 cudaError_t
 gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
-    cudaStream_t stream, guint poll_us)
+    cudaStream_t stream)
 {
   cudaEvent_t event = acquire_wait_event (context);
-  gint64 deadline = g_get_monotonic_time () + poll_us;
   cudaError_t err;
 
   if (!event)
     return cudaStreamSynchronize (stream);
   err = cudaEventRecord (event, stream);
-  if (err == cudaSuccess) {
-    while ((err = cudaEventQuery (event)) == cudaErrorNotReady
-        && g_get_monotonic_time () < deadline)
-      g_thread_yield ();
-    /* "not ready" from the polls is no error to keep for later calls */
-    if (cudaPeekAtLastError () == cudaErrorNotReady)
-      (void) cudaGetLastError ();
-    if (err == cudaErrorNotReady)
-      err = cudaEventSynchronize (event);
-  }
+  if (err == cudaSuccess)
+    err = cudaEventSynchronize (event);
   release_wait_event (context, event);
   return err;
 }

@@ -38,18 +38,12 @@ void gst_cuda_fx_context_release_event (GstCudaFxContext * context,
     cudaEvent_t event);
 
 /* Waits on the host for the work enqueued on @stream so far: what
- * cudaStreamSynchronize() does, but polling for @poll_us microseconds at
- * most and then asleep, instead of spinning a CPU core for the whole wait
- * (the primary context's default on a host with more cores than
- * contexts, which is the application's to choose, not ours). Poll for
- * about as long as the work should take: waking from a sleep costs tens
- * of microseconds. */
+ * cudaStreamSynchronize() does, but asleep on a blocking-sync event
+ * instead of spinning a CPU core for the whole wait (the primary
+ * context's default on a host with more cores than contexts, which is the
+ * application's to choose, not ours). */
 cudaError_t gst_cuda_fx_context_wait_stream (GstCudaFxContext * context,
-    cudaStream_t stream, guint poll_us);
-/* a poll for a wait of unknown length: a 1080p frame's copy takes about
- * 60 us; many streams waiting at once wait longer, and would each spin a
- * core all along */
-#define GST_CUDA_FX_WAIT_POLL_US 200
+    cudaStream_t stream);
 
 /* Keeps @object (a GstMiniObject, e.g. a host buffer a copy engine reads)
  * alive until all work queued on @stream so far has completed, without

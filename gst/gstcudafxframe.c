@@ -170,8 +170,7 @@ unmap_foreign (GstCudaFxFrame * frame, gboolean write)
   if (!frame->context)
     return cudaStreamSynchronize (frame->stream);
   if (write)
-    return gst_cuda_fx_context_wait_stream (frame->context, frame->stream,
-        GST_CUDA_FX_WAIT_POLL_US);
+    return gst_cuda_fx_context_wait_stream (frame->context, frame->stream);
   return gst_cuda_fx_context_release_after (frame->context, frame->stream,
       gst_buffer_ref (frame->video.buffer)) ? cudaSuccess :
       cudaErrorUnknown;

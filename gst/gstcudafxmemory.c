@@ -491,8 +491,7 @@ upload_mirror (GstCudaFxMemory * self)
     err = gst_cuda_fx_sync_end (self->sync, stream, TRUE);
   /* the mirror may be mapped and written again before the copy is done */
   if (err == cudaSuccess)
-    err = gst_cuda_fx_context_wait_stream (self->context, stream,
-        GST_CUDA_FX_WAIT_POLL_US);
+    err = gst_cuda_fx_context_wait_stream (self->context, stream);
   if (err != cudaSuccess) {
     GST_ERROR ("Writing a CPU map back to the device failed: %s (%s)",
         cudaGetErrorString (err), cudaGetErrorName (err));

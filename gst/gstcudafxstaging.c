@@ -17,15 +17,11 @@
 /* below this many bytes a frame is copied by the calling thread alone:
  * waking the others costs more than it saves */
 #define STAGING_SPLIT_BYTES (1 << 20)
-/* threads by default: half the cores, at most this many
- * (docs/performance.md's pageable-upload table: on the H100 host one thread alone reaches about
- * a fifth of the link's speed, and the rate grows slower than the count) */
+/* threads by default: half the cores, at most this many (the pageable
+ * upload table of docs/performance.md: on the H100 host one thread alone
+ * reaches about a fifth of the link's speed, and the rate grows slower
+ * than the count) */
 #define STAGING_MAX_AUTO_THREADS 6
-
-/* how long threads poll for the next frame's or the last part's copy
- * before they sleep: waking a sleeping thread costs tens of microseconds,
- * as much as a part of a 1080p frame takes to copy */
-#define STAGING_POLL_US 200
 
 struct _GstCudaFxStaging
 {
@@ -127,8 +123,9 @@ copy_part (const GstVideoFrame * src, GstVideoFrame * dst, gboolean whole,
   }
 }
 
-/* Worker of part @w->part of every frame: polls for a new generation,
- * then sleeps until one */
+/* Worker of part @w->part of every frame: asleep until a new generation
+ * (a thread that polled instead would cost the host a core's share for
+ * every frame it waits for) */
 static gpointer
 worker_func (gpointer data)
 {
@@ -137,18 +134,12 @@ worker_func (gpointer data)
   gint seen = 0;
 
   for (;;) {
-    gint64 until = g_get_monotonic_time () + STAGING_POLL_US;
     gint gen;
 
-    while ((gen = g_atomic_int_get (&self->generation)) == seen
-        && g_get_monotonic_time () < until)
-      g_thread_yield ();
-    if (gen == seen) {
-      g_mutex_lock (&self->lock);
-      while ((gen = g_atomic_int_get (&self->generation)) == seen)
-        g_cond_wait (&self->wake, &self->lock);
-      g_mutex_unlock (&self->lock);
-    }
+    g_mutex_lock (&self->lock);
+    while ((gen = g_atomic_int_get (&self->generation)) == seen)
+      g_cond_wait (&self->wake, &self->lock);
+    g_mutex_unlock (&self->lock);
     seen = gen;
     if (g_atomic_int_get (&self->quit))
       break;
@@ -252,15 +243,9 @@ gst_cuda_fx_staging_copy (GstCudaFxStaging * self, const GstVideoFrame * src,
       STAGING_SPLIT_BYTES) {
     copy_part (src, staged, self->whole, 0, 1);
   } else {
-    gint64 until;
-
     g_atomic_int_set (&self->parts_left, self->threads - 1);
     publish (self);
     copy_part (src, staged, self->whole, 0, self->threads);
-    until = g_get_monotonic_time () + STAGING_POLL_US;
-    while (g_atomic_int_get (&self->parts_left) > 0
-        && g_get_monotonic_time () < until)
-      g_thread_yield ();
     g_mutex_lock (&self->lock);
     while (g_atomic_int_get (&self->parts_left) > 0)
       g_cond_wait (&self->done, &self->lock);
