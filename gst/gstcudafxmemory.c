@@ -140,10 +140,11 @@ gst_is_cuda_fx_buffer (GstBuffer * buffer)
  * no one, a release only for the allocation's last users. A context
  * without a pool (the device has none, or the context was adopted from
  * GStreamer's CUDA library) allocates with plain cudaMalloc/cudaFree. Made
- * on a context's first allocation, released with the context. */
+ * on a context's first allocation, released when the context goes (at its
+ * dispose, while its CUDA context, an adopted one too, is still there). */
 typedef struct
 {
-  GstCudaFxContext *context;    /* not a reference: the heap is its qdata */
+  GstCudaFxContext *context;    /* not a reference: a weak one */
   cudaMemPool_t pool;
   cudaStream_t alloc_stream;
   cudaStream_t free_stream;
@@ -153,7 +154,7 @@ static G_DEFINE_QUARK (gst-cuda-fx-device-heap, heap);
 static GMutex heap_lock;
 
 static void
-device_heap_free (gpointer data)
+device_heap_free (gpointer data, GObject * disposed)
 {
   DeviceHeap *heap = data;
 
@@ -232,10 +233,10 @@ device_heap (GstCudaFxContext * context, cudaError_t * err)
     if (*err == cudaSuccess && gst_cuda_fx_context_is_primary (context))
       *err = create_mem_pool (heap);
     if (*err == cudaSuccess) {
-      g_object_set_qdata_full (G_OBJECT (context), heap_quark (), heap,
-          device_heap_free);
+      g_object_set_qdata (G_OBJECT (context), heap_quark (), heap);
+      g_object_weak_ref (G_OBJECT (context), device_heap_free, heap);
     } else {
-      device_heap_free (heap);
+      device_heap_free (heap, NULL);
       heap = NULL;
     }
   }
