@@ -26,11 +26,11 @@ mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources \
 
 command -v debootstrap > /dev/null || apt-get install -y -q debootstrap > /dev/null
 
-if [ ! -x "$root/usr/bin/apt-get" ]; then
-  rm -rf "$root"
-  debootstrap --variant=minbase "$suite" "$root" "$mirror" > "$root.log" 2>&1 ||
-    { tail -n 20 "$root.log"; echo "0 passed, 1 failed"; exit 1; }
-fi
+# a clean one every time: nothing of an earlier run's installs stays
+umount "$root/proc" 2> /dev/null
+rm -rf "$root"
+debootstrap --variant=minbase "$suite" "$root" "$mirror" > "$root.log" 2>&1 ||
+  { tail -n 20 "$root.log"; echo "0 passed, 1 failed"; exit 1; }
 mkdir -p "$root/tmp/debs"
 cp "$debs"/*.deb "$root/tmp/debs/"
 in_root () { chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
