@@ -7,10 +7,14 @@ bwdif, and bwdif plus cudadegrain, each with queues between the elements
 as a user writes them. For each row: input frames per second over the
 child's whole life (start-up included) and the host CPU time (user +
 system, getrusage of the child) per frame, and what our elements add to
-the source's own. With ffmpeg on PATH, its CPU bwdif on one thread reads
-the same file in the same run.
+the source's own. Each chain runs over N and over 2 N frames of the file:
+the difference is the steady cost of N frames ("per frame, steady"), the
+rest of the short run is what starting and stopping cost. With ffmpeg on
+PATH, its CPU bwdif on one thread reads the same file in the same run.
+With --threads, the CPU time of each of the child's threads, by name,
+sampled from /proc while the long run runs.
 
-    host-cost.py [--frames N] [--runs R] [--sizes 1080,2160]
+    host-cost.py [--frames N] [--runs R] [--sizes 1080,2160] [--threads]
                  [--formats I420,UYVY] LABEL=PLUGIN_DIR [LABEL=PLUGIN_DIR...]
 
 Each LABEL=PLUGIN_DIR is a build of our plugin (the folder holding
@@ -20,7 +24,9 @@ and the other plugins come from the environment (tests/run-built's, or
 `source .gpu/gst/enter`). Prints markdown tables.
 """
 import argparse
+import collections
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -44,18 +50,48 @@ CHAINS = [
 ]
 
 
-def run_child(argv, env):
-    """Wall seconds and CPU seconds (user + system) of one child"""
+def thread_times(pid, seen):
+    """Updates seen[tid] = (name, CPU seconds) from /proc/PID/task"""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return
+    for tid in tids:
+        try:
+            with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        # utime and stime: fields 14 and 15 of stat, 12 and 13 here
+        seen[tid] = (name, (int(fields[11]) + int(fields[12])) / tick)
+
+
+def run_child(argv, env, threads=None):
+    """Wall seconds and CPU seconds (user + system) of one child; with
+    threads (a dict), the CPU seconds of its threads by name (digits
+    folded: "queue3:src" counts as "queue#:src")"""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
-    proc = subprocess.run(argv, env=env, stdout=subprocess.DEVNULL,
-                          stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    seen = {}
+    if threads is not None:
+        while proc.poll() is None:
+            thread_times(proc.pid, seen)
+            time.sleep(0.02)
+    err = proc.communicate()[1]
     wall = time.monotonic() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
         raise RuntimeError("%s failed (%d): %s" % (
-            " ".join(argv), proc.returncode, proc.stderr[-2000:]))
+            " ".join(argv), proc.returncode, err[-2000:]))
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if threads is not None:
+        for name, t in seen.values():
+            threads[re.sub(r"[0-9]+", "#", name)] += t
     return wall, cpu
 
 
@@ -80,10 +116,13 @@ def make_file(path, frame_bytes, frames):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=0,
-                    help="frames of the file (default 600 at 1080, 200 at 2160)")
+                    help="N: the short run's frames; the file holds 2 N "
+                    "(default N = 600 at 1080, 200 at 2160)")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--sizes", default="1080,2160")
     ap.add_argument("--formats", default="I420")
+    ap.add_argument("--threads", action="store_true",
+                    help="CPU per frame of each thread, by name")
     ap.add_argument("builds", nargs="+", metavar="LABEL=PLUGIN_DIR")
     args = ap.parse_args()
 
@@ -100,48 +139,67 @@ def main():
     tmp = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
     print("# Host CPU per frame (getrusage of a gst-launch-1.0 child; median "
           "of %d runs)\n" % args.runs)
-    print("Frames/s over the child's whole life, start-up included. "
-          "\"added\": CPU per frame over the source alone of the same build's "
+    print("\"whole run\": CPU of the 2 N-frame run over its frames, start-up "
+          "included; frames/s over that run's whole life. \"steady\": (CPU "
+          "of 2 N frames - CPU of N frames) / N. \"start\": CPU of the "
+          "N-frame run minus N steady frames (starting, stopping). \"added\": "
+          "steady CPU per frame over the source alone of the same build's "
           "run. Peer: %s.\n" % (
               "ffmpeg -threads 1 ... -vf bwdif -f null (its own file read "
-              "included)" if ffmpeg else "ffmpeg not on PATH, no peer row"))
+              "included; whole run)" if ffmpeg else
+              "ffmpeg not on PATH, no peer row"))
     try:
         for size in [int(s) for s in args.sizes.split(",")]:
             width, height = SIZES[size]
             frames = args.frames or (600 if size <= 1080 else 200)
             for fmt in args.formats.split(","):
                 gst_fmt, bpp = GST_FORMAT[fmt]
+                frame_bytes = int(width * height * bpp)
                 path = os.path.join(tmp, "in-%d-%s.raw" % (size, fmt))
-                make_file(path, int(width * height * bpp), frames)
-                src = ("filesrc location=%s blocksize=%d ! rawvideoparse "
-                       "format=%s width=%d height=%d framerate=25/1 "
-                       "interlaced=true top-field-first=true" % (
-                           path, int(width * height * bpp), gst_fmt, width,
-                           height))
-                print("## %di %s, %d frames from tmpfs\n" % (size, fmt, frames))
-                print("| build | chain | input frames/s | host CPU per frame "
-                      "| added over the source |")
-                print("|---|---|---|---|---|")
+                make_file(path, frame_bytes, 2 * frames)
+                print("## %di %s, %d and %d frames from tmpfs\n" % (
+                    size, fmt, frames, 2 * frames))
+                print("| build | chain | input frames/s | CPU per frame, "
+                      "whole run | steady | start | added over the source, "
+                      "steady |")
+                print("|---|---|---|---|---|---|---|")
+                per_thread = []
                 for label, plugin_dir in builds:
                     env = dict(os.environ)
                     env["GST_PLUGIN_PATH_1_0"] = plugin_dir
                     env["GST_PLUGIN_PATH"] = plugin_dir
                     rows = [("the source alone", "")] + CHAINS
-                    source_cpu = None
+                    source_steady = None
                     for name, chain in rows:
-                        line = src + " ! queue ! " + (
-                            chain + " ! " if chain else "") + \
-                            "fakesink sync=false"
-                        wall, cpu = median_run(
-                            [launch, "-q"] + line.split(), env, args.runs)
-                        per = cpu / frames * 1e6
-                        if source_cpu is None:
-                            source_cpu = per
+                        def argv(n):
+                            src = ("filesrc location=%s blocksize=%d "
+                                   "num-buffers=%d ! rawvideoparse format=%s "
+                                   "width=%d height=%d framerate=25/1 "
+                                   "interlaced=true top-field-first=true" % (
+                                       path, frame_bytes, n, gst_fmt, width,
+                                       height))
+                            line = src + " ! queue ! " + (
+                                chain + " ! " if chain else "") + \
+                                "fakesink sync=false"
+                            return [launch, "-q"] + line.split()
+                        wall2, cpu2 = median_run(argv(2 * frames), env,
+                                                 args.runs)
+                        wall1, cpu1 = median_run(argv(frames), env, args.runs)
+                        steady = (cpu2 - cpu1) / frames * 1e6
+                        start = (cpu1 - (cpu2 - cpu1)) * 1e3
+                        if source_steady is None:
+                            source_steady = steady
                         added = "-" if not chain else "%.0f us" % (
-                            per - source_cpu)
-                        print("| %s | %s | %.0f | %.0f us | %s |" % (
-                            label, name, frames / wall, per, added))
+                            steady - source_steady)
+                        print("| %s | %s | %.0f | %.0f us | %.0f us | %.0f ms "
+                              "| %s |" % (label, name, 2 * frames / wall2,
+                                          cpu2 / (2 * frames) * 1e6, steady,
+                                          start, added))
                         sys.stdout.flush()
+                        if args.threads:
+                            threads = collections.defaultdict(float)
+                            run_child(argv(2 * frames), env, threads)
+                            per_thread.append((label, name, threads))
                 if ffmpeg:
                     argv = [ffmpeg, "-nostdin", "-loglevel", "error",
                             "-threads", "1", "-filter_threads", "1",
@@ -151,8 +209,19 @@ def main():
                             "-f", "null", "-"]
                     wall, cpu = median_run(argv, dict(os.environ), args.runs)
                     print("| peer | FFmpeg CPU bwdif, 1 thread | %.0f | %.0f us "
-                          "| - |" % (frames / wall, cpu / frames * 1e6))
+                          "| - | - | - |" % (2 * frames / wall,
+                                             cpu / (2 * frames) * 1e6))
                 print()
+                if per_thread:
+                    print("### Per thread, %di %s: CPU us per frame over the "
+                          "%d-frame run, start-up included (one run)\n" % (
+                              size, fmt, 2 * frames))
+                    for label, name, threads in per_thread:
+                        top = sorted(threads.items(), key=lambda kv: -kv[1])
+                        print("- %s, %s: %s" % (label, name, ", ".join(
+                            "%s %.0f" % (n, t / (2 * frames) * 1e6)
+                            for n, t in top if t > 0)))
+                    print()
                 os.unlink(path)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
