@@ -24,7 +24,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_copy_debug);
 enum
 {
   PROP_0,
-  PROP_COPY_THREADS,
+  PROP_COPY_THREADS = GST_CUDA_FX_COPY_PROP_COPY_THREADS,
+  PROP_PIN_RECURRING = GST_CUDA_FX_COPY_PROP_PIN_RECURRING,
 };
 
 /* v210 in system memory is I422_10LE on the device, the planar 4:2:2
@@ -46,6 +47,7 @@ typedef struct
   /* upload: frames from pageable memory go through it; NULL in passthrough */
   GstCudaFxStaging *staging;
   guint copy_threads;           /* property; the staging reads it at caps */
+  gboolean pin_recurring;       /* property */
 } GstCudaFxCopyPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCudaFxCopy, gst_cuda_fx_copy,
@@ -363,16 +365,22 @@ gst_cuda_fx_copy_decide_allocation (GstBaseTransform * trans,
 /* ---- the copies ------------------------------------------------------- */
 
 /* Whether a copy from @buf may still be reading it after it was queued:
- * some of its memory is pinned. Each memory is asked on its own: mapping
- * the buffer whole would merge several memories into a pageable copy. */
+ * some of its memory is pinned, or is now, registered as it comes back
+ * (with @pin_recurring). Each memory is asked on its own: mapping the
+ * buffer whole would merge several memories into a pageable copy. */
 static gboolean
-buffer_has_pinned_memory (GstBuffer * buf)
+buffer_has_pinned_memory (GstBuffer * buf, gboolean pin_recurring,
+    GstCudaFxContext * context)
 {
   guint i, n = gst_buffer_n_memory (buf);
 
-  for (i = 0; i < n; i++)
-    if (gst_cuda_fx_memory_is_pinned (gst_buffer_peek_memory (buf, i)))
+  for (i = 0; i < n; i++) {
+    GstMemory *mem = gst_buffer_peek_memory (buf, i);
+
+    if (gst_cuda_fx_memory_is_pinned (mem) || (pin_recurring
+            && gst_cuda_fx_memory_pin_recurring (mem, context)))
       return TRUE;
+  }
   return FALSE;
 }
 
@@ -387,11 +395,14 @@ upload_frame (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
   GstVideoFrame in, staged;
   GstCudaFxFrame out;
   GstBuffer *staged_buf = NULL;
-  gboolean pinned, unmapped;
+  gboolean pinned, unmapped, pin_recurring;
   cudaError_t err;
 
+  GST_OBJECT_LOCK (self);
+  pin_recurring = priv->pin_recurring;
+  GST_OBJECT_UNLOCK (self);
   /* decided before the copy, on the memories the copy reads */
-  pinned = buffer_has_pinned_memory (inbuf);
+  pinned = buffer_has_pinned_memory (inbuf, pin_recurring, context);
   if (!gst_video_frame_map (&in, info, inbuf, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (trans, STREAM, FORMAT, (NULL),
         ("Input buffer of %" G_GSIZE_FORMAT " bytes does not hold a %dx%d "
@@ -502,6 +513,11 @@ gst_cuda_fx_copy_set_property (GObject * object, guint prop_id,
       priv->copy_threads = g_value_get_uint (value);
       GST_OBJECT_UNLOCK (object);
       break;
+    case PROP_PIN_RECURRING:
+      GST_OBJECT_LOCK (object);
+      priv->pin_recurring = g_value_get_boolean (value);
+      GST_OBJECT_UNLOCK (object);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -520,6 +536,11 @@ gst_cuda_fx_copy_get_property (GObject * object, guint prop_id,
       g_value_set_uint (value, priv->copy_threads);
       GST_OBJECT_UNLOCK (object);
       break;
+    case PROP_PIN_RECURRING:
+      GST_OBJECT_LOCK (object);
+      g_value_set_boolean (value, priv->pin_recurring);
+      GST_OBJECT_UNLOCK (object);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -529,12 +550,12 @@ gst_cuda_fx_copy_get_property (GObject * object, guint prop_id,
 /* GObject gives each class its own set_property and get_property: the
  * subclass that installs the property takes ours */
 void
-gst_cuda_fx_copy_class_install_copy_threads (GObjectClass * klass,
-    GParamSpec * pspec)
+gst_cuda_fx_copy_class_install_property (GObjectClass * klass,
+    GstCudaFxCopyProperty prop, GParamSpec * pspec)
 {
   klass->set_property = gst_cuda_fx_copy_set_property;
   klass->get_property = gst_cuda_fx_copy_get_property;
-  g_object_class_install_property (klass, PROP_COPY_THREADS, pspec);
+  g_object_class_install_property (klass, prop, pspec);
 }
 
 static void
@@ -558,4 +579,5 @@ static void
 gst_cuda_fx_copy_init (GstCudaFxCopy * self)
 {
   PRIV (self)->copy_threads = GST_CUDA_FX_COPY_DEFAULT_COPY_THREADS;
+  PRIV (self)->pin_recurring = GST_CUDA_FX_COPY_DEFAULT_PIN_RECURRING;
 }

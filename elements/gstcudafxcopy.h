@@ -23,10 +23,18 @@ struct _GstCudaFxCopyClass
 #define GST_CUDA_FX_COPY_DEFAULT_COPY_THREADS 0
 #define GST_CUDA_FX_COPY_MAX_COPY_THREADS 64
 
-/* For the upload's class_init: installs @pspec, a uint, as the threads of
- * its pinned staging, a property the copy keeps */
-void gst_cuda_fx_copy_class_install_copy_threads (GObjectClass * klass,
-    GParamSpec * pspec);
+#define GST_CUDA_FX_COPY_DEFAULT_PIN_RECURRING TRUE
+
+/* the upload's properties, which the copy keeps */
+typedef enum
+{
+  GST_CUDA_FX_COPY_PROP_COPY_THREADS = 1,       /* uint: staging threads */
+  GST_CUDA_FX_COPY_PROP_PIN_RECURRING,  /* boolean: register memory that comes back */
+} GstCudaFxCopyProperty;
+
+/* For the upload's class_init: installs @pspec as property @prop */
+void gst_cuda_fx_copy_class_install_property (GObjectClass * klass,
+    GstCudaFxCopyProperty prop, GParamSpec * pspec);
 
 G_END_DECLS
 

@@ -13,7 +13,9 @@
  * filesrc, most decoders and capture sources) are first copied into pinned
  * staging frames by #GstCudaFxUpload:copy-threads threads, whose copies
  * overlap the earlier frames' copies to the GPU: the driver's own path
- * from pageable memory runs at a quarter of the link's speed.
+ * from pageable memory runs at a quarter of the link's speed. Pageable
+ * memory that comes back (an upstream pool's buffers) is page-locked
+ * instead, once (#GstCudaFxUpload:pin-recurring), and copied directly.
  *
  * `cudafxupload` is the same element under a name gst-plugins-bad's nvcodec
  * plugin does not also use.
@@ -59,14 +61,34 @@ gst_cuda_fx_upload_class_init (GstCudaFxUploadClass * klass)
    * the streaming thread alone). Read when caps are set. Frames in pinned
    * memory, ours or page-locked by someone else, are copied directly.
    */
-  gst_cuda_fx_copy_class_install_copy_threads (gobject_class,
-      g_param_spec_uint ("copy-threads", "Copy threads",
+  gst_cuda_fx_copy_class_install_property (gobject_class,
+      GST_CUDA_FX_COPY_PROP_COPY_THREADS, g_param_spec_uint ("copy-threads", "Copy threads",
           "Threads copying frames from pageable memory into pinned staging "
           "frames (0: half the CPU cores, at most 6; read when caps are set)",
           0, GST_CUDA_FX_COPY_MAX_COPY_THREADS,
           GST_CUDA_FX_COPY_DEFAULT_COPY_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+
+  /**
+   * GstCudaFxUpload:pin-recurring:
+   *
+   * Page-locks (cudaHostRegister) system memory that comes back to the
+   * element, such as the buffers of an upstream pool that did not take
+   * ours or one frame pushed again and again, the second time it arrives,
+   * for as long as that memory lives, and copies from it directly instead
+   * of through a pinned staging frame: no host copy. Memory seen once (a
+   * new allocation per frame, as from filesrc) is staged, which costs less
+   * than registering it.
+   */
+  gst_cuda_fx_copy_class_install_property (gobject_class,
+      GST_CUDA_FX_COPY_PROP_PIN_RECURRING, g_param_spec_boolean
+      ("pin-recurring", "Pin recurring memory",
+          "Page-lock upstream system memory that arrives again (pool "
+          "buffers) and copy from it directly instead of staging it",
+          GST_CUDA_FX_COPY_DEFAULT_PIN_RECURRING,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
 
   gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
       SRC_CAPS);

@@ -226,3 +226,88 @@ gst_cuda_fx_memory_is_pinned (GstMemory * mem)
   cudaGetLastError ();          /* clear a sticky "invalid value" */
   return pinned;
 }
+
+/* ---- registered system memory ----------------------------------------- */
+
+typedef struct
+{
+  GstCudaFxContext *context;
+  gpointer data;                /* registered from here, NULL: not (yet) */
+  gboolean failed;
+} Registration;
+
+static void
+registration_free (Registration * reg)
+{
+  if (reg->data) {
+    gst_cuda_fx_context_make_current (reg->context);
+    if (cudaHostUnregister (reg->data) != cudaSuccess) {
+      cudaGetLastError ();
+      GST_WARNING ("cudaHostUnregister of %p failed", reg->data);
+    }
+  }
+  gst_clear_object (&reg->context);
+  g_free (reg);
+}
+
+/* two elements may upload one memory at once */
+G_LOCK_DEFINE_STATIC (registration);
+
+static GQuark
+registration_quark (void)
+{
+  static GQuark quark;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("GstCudaFxRegistration");
+  return quark;
+}
+
+gboolean
+gst_cuda_fx_memory_pin_recurring (GstMemory * mem, GstCudaFxContext * context)
+{
+  Registration *reg;
+  GstMapInfo map;
+  cudaError_t err;
+
+  /* system memory keeps its address for its whole life */
+  if (!gst_memory_is_type (mem, GST_ALLOCATOR_SYSMEM))
+    return FALSE;
+  G_LOCK (registration);
+  reg = gst_mini_object_get_qdata (GST_MINI_OBJECT_CAST (mem),
+      registration_quark ());
+  if (!reg) {
+    reg = g_new0 (Registration, 1);
+    gst_mini_object_set_qdata (GST_MINI_OBJECT_CAST (mem),
+        registration_quark (), reg, (GDestroyNotify) registration_free);
+    G_UNLOCK (registration);
+    return FALSE;
+  }
+  if (reg->failed || !gst_memory_map (mem, &map, GST_MAP_READ)) {
+    G_UNLOCK (registration);
+    return FALSE;
+  }
+  if (reg->data) {
+    gboolean same = reg->data == map.data;
+
+    gst_memory_unmap (mem, &map);
+    G_UNLOCK (registration);
+    return same;
+  }
+  err = cudaHostRegister (map.data, map.size, cudaHostRegisterPortable);
+  if (err == cudaSuccess) {
+    reg->data = map.data;
+    reg->context = gst_object_ref (context);
+    GST_DEBUG ("registered %" G_GSIZE_FORMAT " bytes at %p", map.size,
+        map.data);
+  } else {
+    /* e.g. a page shared with memory registered already */
+    cudaGetLastError ();
+    reg->failed = TRUE;
+    GST_DEBUG ("cannot register %" G_GSIZE_FORMAT " bytes at %p: %s",
+        map.size, map.data, cudaGetErrorName (err));
+  }
+  gst_memory_unmap (mem, &map);
+  G_UNLOCK (registration);
+  return err == cudaSuccess;
+}

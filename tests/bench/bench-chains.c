@@ -277,17 +277,21 @@ pageable_rows (void)
   guint k, t;
 
   printf ("\n## cudafxupload from pageable memory (a source that does not "
-      "use our pinned pool), GB/s\n\n");
+      "use our pinned pool), GB/s and host CPU per frame\n\n");
   printf ("Pageable frames go through pinned staging frames, copied into by "
-      "copy-threads threads (default: %u here); \"driver\": the CUDA "
-      "driver's own path, cudaMemcpyAsync from a malloc'd frame, back to "
-      "back; \"pinned\": a source whose frames are our pinned memory.\n\n",
+      "copy-threads threads (default: %u here; pin-recurring=false); "
+      "\"driver\": the CUDA driver's own path, cudaMemcpyAsync from a "
+      "malloc'd frame, back to back; \"registered\": the element's default, "
+      "which page-locks the source's one frame when it comes back "
+      "(pin-recurring); \"pinned\": a source whose frames are our pinned "
+      "memory. CPU: the process's, per frame, source included.\n\n",
       gst_cuda_fx_staging_threads (0));
-  printf ("| frames | driver | copy-threads 1 | 2 | 4 | 6 | 8 | default | "
-      "pinned |\n|---|---|---|---|---|---|---|---|---|\n");
+  printf ("| frames | driver | copy-threads 1 | 2 | 4 | 6 | 8 | default, "
+      "staged | registered | pinned | CPU staged | CPU registered | "
+      "CPU pinned |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
     GstVideoInfo info;
-    double page, pin, size;
+    double page, reg, pin, size, page_cpu, reg_cpu, pin_cpu;
 
     gst_video_info_set_format (&info, kinds[k].format, kinds[k].w,
         kinds[k].h);
@@ -295,18 +299,22 @@ pageable_rows (void)
     printf ("| %s | %.1f ", kinds[k].name,
         driver_pageable_rate (size, n / 4) / 1e9);
     for (t = 0; t < G_N_ELEMENTS (threads); t++) {
-      gchar *tail = g_strdup_printf ("cudafxupload copy-threads=%u",
-          threads[t]);
+      gchar *tail = g_strdup_printf ("cudafxupload pin-recurring=false "
+          "copy-threads=%u", threads[t]);
 
       printf ("| %.1f ", branches (BENCH_SOURCE_PAGEABLE, kinds[k].caps, n,
               tail, 1, NULL) * size / 1e9);
       g_free (tail);
     }
-    page = branches (BENCH_SOURCE_PAGEABLE, kinds[k].caps, n, "cudafxupload", 1,
-        NULL);
+    page = branches (BENCH_SOURCE_PAGEABLE, kinds[k].caps, n,
+        "cudafxupload pin-recurring=false", 1, &page_cpu);
+    reg = branches (BENCH_SOURCE_PAGEABLE, kinds[k].caps, n, "cudafxupload",
+        1, &reg_cpu);
     pin = branches (BENCH_SOURCE_PINNED, kinds[k].caps, n, "cudafxupload", 1,
-        NULL);
-    printf ("| %.1f | %.1f |\n", page * size / 1e9, pin * size / 1e9);
+        &pin_cpu);
+    printf ("| %.1f | %.1f | %.1f | %.0f us | %.0f us | %.0f us |\n",
+        page * size / 1e9, reg * size / 1e9, pin * size / 1e9,
+        page_cpu * 1e6, reg_cpu * 1e6, pin_cpu * 1e6);
     fflush (stdout);
     if (k == 0)
       bench_target ("upload from pageable memory, 1080p I420", ">= 25 GB/s",

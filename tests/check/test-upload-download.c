@@ -201,6 +201,84 @@ GST_START_TEST (test_pageable_padded_strides_through_staging)
 
 GST_END_TEST;
 
+/* An upstream pool of system memory that refused ours: its buffers come
+ * back, so with pin-recurring (the default) the upload page-locks each
+ * memory the second time and copies from it directly. Every frame still
+ * arrives whole while the pool refills the same memory (a queue keeps
+ * copies in flight), and the memory ends up pinned only with the
+ * property on. */
+GST_START_TEST (test_pageable_pool_pinned_when_recurring)
+{
+  const gchar *formats_tried[] = { "I420", "UYVY" };
+  gboolean all_ok = TRUE;
+  guint f, pin;
+
+  for (f = 0; f < G_N_ELEMENTS (formats_tried); f++) {
+    for (pin = 0; pin < 2; pin++) {
+      gchar *launch = g_strdup_printf ("cudafxupload pin-recurring=%s ! "
+          "queue ! cudafxdownload", pin ? "true" : "false");
+      GstHarness *h = gst_harness_new_parse (launch);
+      GstCaps *caps = video_caps (formats_tried[f], 1921, 1083, NULL);
+      GstBufferPool *pool = gst_video_buffer_pool_new ();
+      GstStructure *config = gst_buffer_pool_get_config (pool);
+      GstVideoInfo info;
+      GstBuffer *last = NULL;
+      guint n;
+
+      fail_unless (gst_video_info_from_caps (&info, caps));
+      gst_buffer_pool_config_set_params (config, caps, info.size, 3, 3);
+      fail_unless (gst_buffer_pool_set_config (pool, config));
+      fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+      gst_harness_set_src_caps (h, gst_caps_ref (caps));
+      for (n = 0; n < 12; n++) {
+        GstBuffer *inbuf = NULL, *outbuf;
+        GstVideoFrame in, out;
+        GstMapInfo map;
+        gchar *what = g_strdup_printf ("%s pool frame %u, pin-recurring %u",
+            formats_tried[f], n, pin);
+
+        fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &inbuf,
+                NULL), GST_FLOW_OK);
+        gst_buffer_map (inbuf, &map, GST_MAP_WRITE);
+        cfx_test_fill_random (map.data, map.size, 9100 + 100 * f + n);
+        gst_buffer_unmap (inbuf, &map);
+        GST_BUFFER_PTS (inbuf) = n * GST_SECOND / 25;
+        /* keep a copy to compare with: the pool refills this memory */
+        last = gst_buffer_copy_deep (inbuf);
+        fail_unless_equals_int (gst_harness_push (h, inbuf), GST_FLOW_OK);
+        outbuf = gst_harness_pull (h);
+        fail_unless (outbuf != NULL);
+        fail_unless (gst_video_frame_map (&in, &info, last, GST_MAP_READ));
+        fail_unless (gst_video_frame_map (&out, &info, outbuf, GST_MAP_READ));
+        all_ok &= cfx_test_frames_equal (&in, &out, what);
+        gst_video_frame_unmap (&out);
+        gst_video_frame_unmap (&in);
+        gst_buffer_unref (outbuf);
+        gst_buffer_unref (last);
+        g_free (what);
+      }
+      /* every memory of the pool has come back by now */
+      {
+        GstBuffer *buf = NULL;
+
+        fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf,
+                NULL), GST_FLOW_OK);
+        fail_unless_equals_int (gst_cuda_fx_memory_is_pinned
+            (gst_buffer_peek_memory (buf, 0)), pin);
+        gst_buffer_unref (buf);
+      }
+      gst_harness_teardown (h);
+      fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+      gst_object_unref (pool);
+      gst_caps_unref (caps);
+      g_free (launch);
+    }
+  }
+  fail_unless (all_ok, "some round trips differ (see above)");
+}
+
+GST_END_TEST;
+
 /* v210 (system) through upload and download: the filters' side is
  * I422_10LE in device memory; v210 as the format defines it (made by the
  * reference's pack: unused bits, slots and padding 0) comes back byte for
@@ -868,6 +946,7 @@ upload_download_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_round_trip_all_formats_and_sizes);
   tcase_add_test (tc, test_pageable_padded_strides_through_staging);
+  tcase_add_test (tc, test_pageable_pool_pinned_when_recurring);
   tcase_add_test (tc, test_v210_round_trip);
   tcase_add_test (tc, test_interlaced_caps_and_flags_preserved);
   tcase_add_test (tc, test_cpu_map_of_device_memory);
