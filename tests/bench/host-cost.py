@@ -15,7 +15,15 @@ With --threads, the CPU time of each of the child's threads, by name,
 sampled from /proc while the long run runs.
 
     host-cost.py [--frames N] [--runs R] [--sizes 1080,2160] [--threads]
-                 [--formats I420,UYVY] LABEL=PLUGIN_DIR [LABEL=PLUGIN_DIR...]
+                 [--formats I420,UYVY] [--sources file,refused,pool]
+                 LABEL=PLUGIN_DIR [LABEL=PLUGIN_DIR...]
+
+Sources: "file", the raw file (a new allocation every frame, as filesrc,
+decoders and most capture elements give); "refused", videotestsrc
+pattern=black in its own pool of system memory (identity
+drop-allocation=true refuses ours: buffers that come back); "pool",
+videotestsrc pattern=black writing into the pinned pool our upload
+proposes.
 
 Each LABEL=PLUGIN_DIR is a build of our plugin (the folder holding
 libgstcudafx.so); the rows of every build are measured in one run, one
@@ -121,6 +129,7 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--sizes", default="1080,2160")
     ap.add_argument("--formats", default="I420")
+    ap.add_argument("--sources", default="file")
     ap.add_argument("--threads", action="store_true",
                     help="CPU per frame of each thread, by name")
     ap.add_argument("builds", nargs="+", metavar="LABEL=PLUGIN_DIR")
@@ -152,13 +161,18 @@ def main():
         for size in [int(s) for s in args.sizes.split(",")]:
             width, height = SIZES[size]
             frames = args.frames or (600 if size <= 1080 else 200)
-            for fmt in args.formats.split(","):
+            for fmt, source in [(f, s) for f in args.formats.split(",")
+                                for s in args.sources.split(",")]:
                 gst_fmt, bpp = GST_FORMAT[fmt]
                 frame_bytes = int(width * height * bpp)
                 path = os.path.join(tmp, "in-%d-%s.raw" % (size, fmt))
-                make_file(path, frame_bytes, 2 * frames)
-                print("## %di %s, %d and %d frames from tmpfs\n" % (
-                    size, fmt, frames, 2 * frames))
+                if source == "file":
+                    make_file(path, frame_bytes, 2 * frames)
+                print("## %di %s, %d and %d frames, source: %s\n" % (
+                    size, fmt, frames, 2 * frames, {
+                        "file": "a raw file in tmpfs",
+                        "refused": "videotestsrc, its own pool",
+                        "pool": "videotestsrc, our pinned pool"}[source]))
                 print("| build | chain | input frames/s | CPU per frame, "
                       "whole run | steady | start | added over the source, "
                       "steady |")
@@ -172,12 +186,23 @@ def main():
                     source_steady = None
                     for name, chain in rows:
                         def argv(n):
-                            src = ("filesrc location=%s blocksize=%d "
-                                   "num-buffers=%d ! rawvideoparse format=%s "
-                                   "width=%d height=%d framerate=25/1 "
-                                   "interlaced=true top-field-first=true" % (
-                                       path, frame_bytes, n, gst_fmt, width,
-                                       height))
+                            if source == "file":
+                                src = ("filesrc location=%s blocksize=%d "
+                                       "num-buffers=%d ! rawvideoparse "
+                                       "format=%s width=%d height=%d "
+                                       "framerate=25/1 interlaced=true "
+                                       "top-field-first=true" % (
+                                           path, frame_bytes, n, gst_fmt,
+                                           width, height))
+                            else:
+                                src = ("videotestsrc pattern=black "
+                                       "num-buffers=%d ! video/x-raw,"
+                                       "format=%s,width=%d,height=%d,"
+                                       "framerate=25/1,interlace-mode="
+                                       "interleaved%s" % (
+                                           n, fmt, width, height,
+                                           " ! identity drop-allocation=true"
+                                           if source == "refused" else ""))
                             line = src + " ! queue ! " + (
                                 chain + " ! " if chain else "") + \
                                 "fakesink sync=false"
@@ -200,7 +225,7 @@ def main():
                             threads = collections.defaultdict(float)
                             run_child(argv(2 * frames), env, threads)
                             per_thread.append((label, name, threads))
-                if ffmpeg:
+                if ffmpeg and source == "file":
                     argv = [ffmpeg, "-nostdin", "-loglevel", "error",
                             "-threads", "1", "-filter_threads", "1",
                             "-f", "rawvideo", "-pix_fmt", FFMPEG_FORMAT[fmt],
@@ -213,16 +238,17 @@ def main():
                                              cpu / (2 * frames) * 1e6))
                 print()
                 if per_thread:
-                    print("### Per thread, %di %s: CPU us per frame over the "
-                          "%d-frame run, start-up included (one run)\n" % (
-                              size, fmt, 2 * frames))
+                    print("### Per thread, %di %s from %s: CPU us per frame "
+                          "over the %d-frame run, start-up included (one "
+                          "run)\n" % (size, fmt, source, 2 * frames))
                     for label, name, threads in per_thread:
                         top = sorted(threads.items(), key=lambda kv: -kv[1])
                         print("- %s, %s: %s" % (label, name, ", ".join(
                             "%s %.0f" % (n, t / (2 * frames) * 1e6)
                             for n, t in top if t > 0)))
                     print()
-                os.unlink(path)
+                if source == "file":
+                    os.unlink(path)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
