@@ -208,6 +208,7 @@ gst_cuda_fx_device_pool_new (GstCudaFxContext * context, GstCaps * caps,
       max_buffers);
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_cuda_fx_interop_pool_config_add_stream (pool, config);
   if (!gst_buffer_pool_set_config (pool, config)) {
     gst_object_unref (pool);
     return NULL;
@@ -345,6 +346,7 @@ gst_cuda_fx_device_pool_decide (GstElement * element,
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   gst_buffer_pool_config_add_option (config,
       GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_cuda_fx_interop_pool_config_add_stream (pool, config);
   if (!gst_buffer_pool_set_config (pool, config)) {
     /* a pool in use refuses a new config; take a fresh one */
     gst_object_unref (pool);

@@ -160,17 +160,27 @@ gst_cuda_fx_frame_map (GstCudaFxFrame * frame, const GstVideoInfo * info,
 }
 
 /* GStreamer's CUDA memory knows nothing of our events. A frame we wrote
- * must be complete when its consumer gets it: the one host wait at this
+ * is ordered on its own stream where it has one (1.24+); otherwise it must
+ * be complete when its consumer gets it: the one host wait at this
  * boundary. A frame we read goes back to its producer's pool, which may
  * write it again: it stays alive until our reads are done (the context's
  * release thread waits, not the streaming thread). */
 static cudaError_t
 unmap_foreign (GstCudaFxFrame * frame, gboolean write)
 {
+  cudaError_t err;
+
   if (!frame->context)
     return cudaStreamSynchronize (frame->stream);
-  if (write)
+  if (write) {
+    if (gst_cuda_fx_interop_order_write (frame->context,
+            gst_buffer_peek_memory (frame->video.buffer, 0), frame->stream,
+            &err))
+      return err;
+    GST_DEBUG ("host wait at the boundary: %p written on stream %p",
+        frame->video.buffer, frame->stream);
     return gst_cuda_fx_context_wait_stream (frame->context, frame->stream);
+  }
   return gst_cuda_fx_context_release_after (frame->context, frame->stream,
       gst_buffer_ref (frame->video.buffer)) ? cudaSuccess :
       cudaErrorUnknown;

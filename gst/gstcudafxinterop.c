@@ -50,6 +50,10 @@ static struct
   /* 1.24 and later */
   gpointer (*memory_get_stream) (GstMemory * mem);
   gpointer (*stream_get_handle) (gpointer stream);
+  gpointer (*stream_new) (GstObject * context);
+  void (*stream_unref) (gpointer stream);
+  void (*pool_config_set_stream) (GstStructure * config, gpointer stream);
+  gpointer (*pool_config_get_stream) (GstStructure * config);
 } lib;
 
 static gboolean
@@ -89,7 +93,15 @@ load_library (void)
       if (!g_module_symbol (module, "gst_cuda_memory_get_stream",
               (gpointer *) & lib.memory_get_stream)
           || !g_module_symbol (module, "gst_cuda_stream_get_handle",
-              (gpointer *) & lib.stream_get_handle))
+              (gpointer *) & lib.stream_get_handle)
+          || !g_module_symbol (module, "gst_cuda_stream_new",
+              (gpointer *) & lib.stream_new)
+          || !g_module_symbol (module, "gst_cuda_stream_unref",
+              (gpointer *) & lib.stream_unref)
+          || !g_module_symbol (module, "gst_buffer_pool_config_set_cuda_stream",
+              (gpointer *) & lib.pool_config_set_stream)
+          || !g_module_symbol (module, "gst_buffer_pool_config_get_cuda_stream",
+              (gpointer *) & lib.pool_config_get_stream))
         lib.memory_get_stream = NULL;
       /* stays loaded: its types are registered */
       g_module_make_resident (module);
@@ -231,6 +243,65 @@ gst_cuda_fx_interop_is_pool (GstBufferPool * pool, GstCudaFxContext * cuda_ctx)
   context = ((CudaBufferPoolHead *) pool)->context;
   return context && lib.context_get_handle (context) ==
       gst_cuda_fx_context_get_handle (cuda_ctx);
+}
+
+/* 1.24 and later: a pool's frames carry a stream of GStreamer's CUDA
+ * library (downstream's, where its pool config has one; else a new one of
+ * the pool's context), so that a writer of ours orders the frame on it
+ * instead of waiting on the host */
+void
+gst_cuda_fx_interop_pool_config_add_stream (GstBufferPool * pool,
+    GstStructure * config)
+{
+  gpointer stream;
+
+  if (!gst_cuda_fx_interop_has_streams ()
+      || g_strcmp0 (G_OBJECT_TYPE_NAME (pool), "GstCudaBufferPool") != 0)
+    return;
+  stream = lib.pool_config_get_stream (config);
+  if (stream) {
+    lib.stream_unref (stream);
+    return;
+  }
+  stream = lib.stream_new (((CudaBufferPoolHead *) pool)->context);
+  if (!stream)
+    return;
+  lib.pool_config_set_stream (config, stream);
+  lib.stream_unref (stream);
+}
+
+/**
+ * gst_cuda_fx_interop_order_write: (skip)
+ *
+ * For C: takes or gives CUDA types.
+ */
+gboolean
+gst_cuda_fx_interop_order_write (GstCudaFxContext * cuda_ctx,
+    GstMemory * mem, cudaStream_t stream, cudaError_t * err)
+{
+  gpointer their_stream;
+  cudaEvent_t event;
+
+  if (!cuda_ctx || !gst_cuda_fx_interop_has_streams ()
+      || !gst_cuda_fx_is_cuda_memory (mem))
+    return FALSE;
+  their_stream = lib.memory_get_stream (mem);
+  if (!their_stream)
+    return FALSE;
+  event = gst_cuda_fx_context_acquire_event (cuda_ctx);
+  if (!event) {
+    *err = cudaErrorMemoryAllocation;
+    return TRUE;
+  }
+  /* our writes, then whatever their consumer queues on the frame's
+   * stream; the frame was mapped with GST_MAP_CUDA for writing, which
+   * flagged it for a consumer on another stream to synchronise */
+  *err = cudaEventRecord (event, stream);
+  if (*err == cudaSuccess)
+    *err = cudaStreamWaitEvent ((cudaStream_t)
+        lib.stream_get_handle (their_stream), event, 0);
+  gst_cuda_fx_context_release_event (cuda_ctx, event);
+  return TRUE;
 }
 
 /**

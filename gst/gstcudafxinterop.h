@@ -55,6 +55,18 @@ gboolean gst_cuda_fx_interop_is_pool (GstBufferPool * pool,
 cudaError_t gst_cuda_fx_interop_wait_for_memory (GstCudaFxContext * cuda_ctx,
     GstMemory * mem, cudaStream_t stream);
 
+/* 1.24 and later: gives the frames of @pool (GStreamer's CUDA pool) a
+ * stream, where @config has none. Nothing to do on 1.22 or for our pools. */
+void gst_cuda_fx_interop_pool_config_add_stream (GstBufferPool * pool,
+    GstStructure * config);
+
+/* 1.24 and later: where @mem (GStreamer's CUDA memory we wrote on @stream)
+ * has a stream, makes that stream wait on the GPU for our writes, sets
+ * @err and returns TRUE; FALSE where the consumer needs a finished frame
+ * (1.22, or memory without a stream). */
+gboolean gst_cuda_fx_interop_order_write (GstCudaFxContext * cuda_ctx,
+    GstMemory * mem, cudaStream_t stream, cudaError_t * err);
+
 G_END_DECLS
 
 #endif
