@@ -253,8 +253,7 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
       goto fail;
   }
   self->estimate = gst_cuda_fx_estimate_new (gst_cuda_fx_filter_get_context
-      (filter), n, EST_LAG, EST_SMOOTHING, cfx_degrain_sigma_from_median,
-      &err);
+      (filter), n, EST_LAG, EST_SMOOTHING, cfx_degrain_sigma_from_median, &err);
   if (!gst_cuda_fx_check (self, err, "Allocating pinned memory for the "
           "noise estimates"))
     goto fail;

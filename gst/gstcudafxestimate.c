@@ -87,8 +87,7 @@ gst_cuda_fx_estimate_collect (GstCudaFxEstimate * self)
   gconstpointer measured;
   cudaError_t err;
 
-  err = gst_cuda_fx_readback_collect (self->readback, self->frames,
-      &measured);
+  err = gst_cuda_fx_readback_collect (self->readback, self->frames, &measured);
   if (err == cudaSuccess && measured)
     fold (self, measured, FALSE);
   return err;

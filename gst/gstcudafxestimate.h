@@ -45,8 +45,7 @@ cudaError_t gst_cuda_fx_estimate_queue (GstCudaFxEstimate * estimate,
     gconstpointer device, cudaStream_t stream);
 
 /* Channel @channel's smoothed value, 0 while it has none */
-gdouble gst_cuda_fx_estimate_get (GstCudaFxEstimate * estimate,
-    guint channel);
+gdouble gst_cuda_fx_estimate_get (GstCudaFxEstimate * estimate, guint channel);
 /* Frames queued since the reset */
 guint64 gst_cuda_fx_estimate_get_frames (GstCudaFxEstimate * estimate);
 

@@ -110,10 +110,17 @@ store_field (gpointer field, const GValue * value)
   }
 }
 
+/* set_property and get_property of a class whose properties are fields */
 static void
-set_field (GObject * object, gpointer field, const GValue * value,
+set_field_property (GObject * object, guint prop_id, const GValue * value,
     GParamSpec * pspec)
 {
+  gpointer field = field_of (object, pspec);
+
+  if (!field) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
   if ((pspec->flags & GST_PARAM_MUTABLE_READY)
       && gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (object),
           pspec, value))
@@ -124,8 +131,15 @@ set_field (GObject * object, gpointer field, const GValue * value,
 }
 
 static void
-get_field (GObject * object, gconstpointer field, GValue * value)
+get_field_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
 {
+  gconstpointer field = field_of (object, pspec);
+
+  if (!field) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
   GST_OBJECT_LOCK (object);
   switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value))) {
     case G_TYPE_INT:
@@ -155,25 +169,33 @@ get_field (GObject * object, gconstpointer field, GValue * value)
  *   @pspec
  * @pspec: (transfer full): the property
  *
- * Installs @pspec on @klass with its value in a field of the instance,
- * which starts at @pspec's default (set at construction, after the
- * instance init functions) and which the base class's set_property and
- * get_property write and read under the object lock: a subclass whose
- * properties are all such fields has neither. A property flagged %GST_PARAM_MUTABLE_READY refuses
- * changes while the element runs (gst_cuda_fx_filter_refuse_change()).
- * The subclass reads its fields under the object lock.
+ * Installs @pspec on @klass with its value in a field of the instance.
+ * The field starts at @pspec's default (set at construction, after the
+ * instance init functions); the class's set_property and get_property,
+ * which this sets, write and read it under the object lock, so every
+ * property the class installs must be such a field. A property flagged
+ * %GST_PARAM_MUTABLE_READY refuses changes while the element runs
+ * (gst_cuda_fx_filter_refuse_change()). The subclass reads its fields
+ * under the object lock.
  */
 void
 gst_cuda_fx_filter_class_install_property (GstCudaFxFilterClass * klass,
     guint prop_id, gsize offset, GParamSpec * pspec)
 {
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GType type = G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec));
 
+  /* (GObject gives each class its own accessors, none inherited) */
+  if (!gobject_class->set_property && !gobject_class->get_property) {
+    gobject_class->set_property = set_field_property;
+    gobject_class->get_property = get_field_property;
+  }
+  g_return_if_fail (gobject_class->set_property == set_field_property);
   g_return_if_fail (offset >= sizeof (GstCudaFxFilter));
   g_return_if_fail (type == G_TYPE_INT || type == G_TYPE_BOOLEAN
       || type == G_TYPE_ENUM || type == G_TYPE_DOUBLE);
   g_param_spec_set_qdata (pspec, field_quark (), GSIZE_TO_POINTER (offset));
-  g_object_class_install_property (G_OBJECT_CLASS (klass), prop_id, pspec);
+  g_object_class_install_property (gobject_class, prop_id, pspec);
 }
 
 /**
@@ -228,13 +250,7 @@ gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
 {
   GstCudaFxFilterPrivate *priv = PRIV (object);
   GstCudaFxContext *stale = NULL;
-  gpointer field = field_of (object, pspec);
 
-  /* (a subclass's ids may equal the base class's own) */
-  if (field) {
-    set_field (object, field, value, pspec);
-    return;
-  }
   switch (prop_id) {
     case PROP_DEVICE_ID:
       GST_OBJECT_LOCK (object);
@@ -267,12 +283,7 @@ gst_cuda_fx_filter_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec)
 {
   GstCudaFxFilterPrivate *priv = PRIV (object);
-  gconstpointer field = field_of (object, pspec);
 
-  if (field) {
-    get_field (object, field, value);
-    return;
-  }
   switch (prop_id) {
     case PROP_DEVICE_ID:
       GST_OBJECT_LOCK (object);
@@ -894,8 +905,7 @@ gst_cuda_fx_filter_get_stream_time (GstCudaFxFilter * filter,
   if (segment->format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID (pts))
     return GST_CLOCK_TIME_NONE;
   if (running_time)
-    *running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME,
-        pts);
+    *running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts);
   return gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
 }
 
