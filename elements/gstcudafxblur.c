@@ -93,7 +93,7 @@ struct _GstCudaFxBlur
 {
   GstCudaFxFilter parent;
 
-  /* properties, with the object lock */
+  /* properties, with the object lock (the base class's fields) */
   GstCudaFxBlurMethod method;
   gdouble sigma;
   gint radius;
@@ -119,11 +119,7 @@ gst_cuda_fx_blur_method_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaFxBlurMethod", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cuda_fx_enum_register (&type, "GstCudaFxBlurMethod", values);
 }
 
 GType
@@ -137,11 +133,7 @@ gst_cuda_fx_blur_planes_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaFxBlurPlanes", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cuda_fx_enum_register (&type, "GstCudaFxBlurPlanes", values);
 }
 
 GType
@@ -156,11 +148,7 @@ gst_cuda_fx_blur_fields_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaFxBlurFields", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cuda_fx_enum_register (&type, "GstCudaFxBlurFields", values);
 }
 
 #define SINK_CAPS GST_CUDA_FX_VIDEO_CAPS (GST_CUDA_FX_FORMATS_WITH_16BIT)
@@ -321,101 +309,39 @@ gst_cuda_fx_blur_stop (GstBaseTransform * trans)
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_blur_parent_class)->stop (trans);
 }
 
-static void
-gst_cuda_fx_blur_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaFxBlur *self = GST_CUDA_FX_BLUR (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_METHOD:
-      self->method = g_value_get_enum (value);
-      break;
-    case PROP_SIGMA:
-      self->sigma = g_value_get_double (value);
-      break;
-    case PROP_RADIUS:
-      self->radius = g_value_get_int (value);
-      break;
-    case PROP_PLANES:
-      self->planes = g_value_get_enum (value);
-      break;
-    case PROP_FIELDS:
-      self->fields = g_value_get_enum (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_cuda_fx_blur_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaFxBlur *self = GST_CUDA_FX_BLUR (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_METHOD:
-      g_value_set_enum (value, self->method);
-      break;
-    case PROP_SIGMA:
-      g_value_set_double (value, self->sigma);
-      break;
-    case PROP_RADIUS:
-      g_value_set_int (value, self->radius);
-      break;
-    case PROP_PLANES:
-      g_value_set_enum (value, self->planes);
-      break;
-    case PROP_FIELDS:
-      g_value_set_enum (value, self->fields);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
+#define FIELD(f) G_STRUCT_OFFSET (GstCudaFxBlur, f)
 
 static void
 gst_cuda_fx_blur_class_init (GstCudaFxBlurClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING;
 
-  gobject_class->set_property = gst_cuda_fx_blur_set_property;
-  gobject_class->get_property = gst_cuda_fx_blur_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_METHOD,
-      g_param_spec_enum ("method", "Method",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_METHOD,
+      FIELD (method), g_param_spec_enum ("method", "Method",
           "gaussian (of standard deviation sigma) or box (the mean of a "
           "(2 radius + 1) square)", GST_TYPE_CUDA_FX_BLUR_METHOD,
           DEFAULT_METHOD, flags));
-  g_object_class_install_property (gobject_class, PROP_SIGMA,
-      g_param_spec_double ("sigma", "Sigma",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_SIGMA,
+      FIELD (sigma), g_param_spec_double ("sigma", "Sigma",
           "Standard deviation of the Gaussian in luma pixels (scaled to "
           "subsampled chroma and to fields); up to 16 exact, above computed "
           "on a decimated grid, in the same time for any sigma",
           MIN_SIGMA, MAX_SIGMA, DEFAULT_SIGMA, flags));
-  g_object_class_install_property (gobject_class, PROP_RADIUS,
-      g_param_spec_int ("radius", "Radius",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_RADIUS,
+      FIELD (radius), g_param_spec_int ("radius", "Radius",
           "Half size of the box in luma pixels (method=box; scaled to "
           "subsampled chroma and to fields, at least 1)", 1, MAX_RADIUS,
           DEFAULT_RADIUS, flags));
-  g_object_class_install_property (gobject_class, PROP_PLANES,
-      g_param_spec_enum ("planes", "Planes",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_PLANES,
+      FIELD (planes), g_param_spec_enum ("planes", "Planes",
           "Which planes to blur; the others are copied",
           GST_TYPE_CUDA_FX_BLUR_PLANES, DEFAULT_PLANES, flags));
-  g_object_class_install_property (gobject_class, PROP_FIELDS,
-      g_param_spec_enum ("fields", "Fields",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_FIELDS,
+      FIELD (fields), g_param_spec_enum ("fields", "Fields",
           "auto: blur each field of interlaced frames on its own (the fields "
           "never mix); frame: every frame as one image",
           GST_TYPE_CUDA_FX_BLUR_FIELDS, DEFAULT_FIELDS, flags));
@@ -442,9 +368,5 @@ gst_cuda_fx_blur_class_init (GstCudaFxBlurClass * klass)
 static void
 gst_cuda_fx_blur_init (GstCudaFxBlur * self)
 {
-  self->method = DEFAULT_METHOD;
-  self->sigma = DEFAULT_SIGMA;
-  self->radius = DEFAULT_RADIUS;
-  self->planes = DEFAULT_PLANES;
-  self->fields = DEFAULT_FIELDS;
+  /* (the properties start at their defaults: the base class sets them) */
 }

@@ -81,7 +81,10 @@
 #endif
 
 #include "gstcudafxdegrain.h"
+#include "gstcudafxestimate.h"
 #include "cudafx-kernels.h"
+
+#include <string.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_degrain_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_degrain_debug
@@ -121,7 +124,7 @@ struct _GstCudaFxDegrain
 {
   GstCudaFxFilter parent;
 
-  /* properties, under the object lock */
+  /* properties, under the object lock (the base class's fields) */
   GstCudaFxDegrainShrink shrink;
   gdouble strength;
   gdouble luma_strength;
@@ -137,12 +140,9 @@ struct _GstCudaFxDegrain
   CfxTemporalScratch *temporal;
   CfxDegrainScratch *scratch;
   gint n_channels;
-  gint width[MAX_CH], height[MAX_CH];
-  gdouble est[MAX_CH];          /* smoothed estimate, < 0: none yet */
-  gboolean synced;              /* the one synchronous estimate is done */
-  GstCudaFxReadback *readback;  /* each frame's estimate, MAX_CH ints */
+  gint size[2][MAX_CH];         /* the scratch's widths and heights */
+  GstCudaFxEstimate *estimate;  /* each plane's noise sigma */
   GstClockTime next_post;       /* stream time of the next message */
-  guint64 frames;               /* since the last reset */
 };
 
 G_DEFINE_TYPE (GstCudaFxDegrain, gst_cuda_fx_degrain, GST_TYPE_CUDA_FX_FILTER);
@@ -150,7 +150,7 @@ G_DEFINE_TYPE (GstCudaFxDegrain, gst_cuda_fx_degrain, GST_TYPE_CUDA_FX_FILTER);
 GType
 gst_cuda_fx_degrain_shrink_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_FX_DEGRAIN_SHRINK_WIENER,
         "Local Wiener gain over a 9x9 window (best quality)", "wiener"},
@@ -159,17 +159,13 @@ gst_cuda_fx_degrain_shrink_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaFxDegrainShrink", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cuda_fx_enum_register (&type, "GstCudaFxDegrainShrink", values);
 }
 
 GType
 gst_cuda_fx_degrain_output_get_type (void)
 {
-  static GType type = 0;
+  static gsize type = 0;
   static const GEnumValue values[] = {
     {GST_CUDA_FX_DEGRAIN_OUTPUT_RESULT, "The degrained picture", "result"},
     {GST_CUDA_FX_DEGRAIN_OUTPUT_NOISE,
@@ -177,11 +173,7 @@ gst_cuda_fx_degrain_output_get_type (void)
     {0, NULL, NULL},
   };
 
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstCudaFxDegrainOutput", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
+  return gst_cuda_fx_enum_register (&type, "GstCudaFxDegrainOutput", values);
 }
 
 /* 8-bit formats and 16-bit words of 10 to 16 bits: the kernel works in
@@ -194,32 +186,19 @@ gst_cuda_fx_degrain_output_get_type (void)
 static void
 reset_estimates (GstCudaFxDegrain * self)
 {
-  guint i;
-
-  for (i = 0; i < MAX_CH; i++)
-    self->est[i] = -1.0;
-  if (self->readback)
-    gst_cuda_fx_readback_reset (self->readback);
-  self->synced = FALSE;
+  if (self->estimate)
+    gst_cuda_fx_estimate_reset (self->estimate);
   self->next_post = GST_CLOCK_TIME_NONE;
-  self->frames = 0;
 }
 
-/* Frees the scratch and the readbacks (cudaFree and cudaFreeHost wait for
+/* Frees the scratch and the estimate (cudaFree and cudaFreeHost wait for
  * the work that still uses them) */
 static void
 free_resources (GstCudaFxDegrain * self)
 {
-  if (self->scratch) {
-    cfx_degrain_scratch_free (self->scratch);
-    self->scratch = NULL;
-  }
-  if (self->temporal) {
-    cfx_temporal_scratch_free (self->temporal);
-    self->temporal = NULL;
-  }
-  gst_cuda_fx_readback_free (self->readback);
-  self->readback = NULL;
+  g_clear_pointer (&self->scratch, cfx_degrain_scratch_free);
+  g_clear_pointer (&self->temporal, cfx_temporal_scratch_free);
+  g_clear_pointer (&self->estimate, gst_cuda_fx_estimate_free);
   self->n_channels = 0;
   reset_estimates (self);
 }
@@ -231,8 +210,7 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
 {
   GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (filter);
   gint n = GST_VIDEO_INFO_N_COMPONENTS (in_info), c;
-  gint width[MAX_CH] = { 0 }, height[MAX_CH] = { 0 };
-  gboolean same;
+  gint size[2][MAX_CH] = { {0} };
   cudaError_t err;
 
   if (n < 1 || n > MAX_CH) {
@@ -241,15 +219,13 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     return FALSE;
   }
   for (c = 0; c < n; c++) {
-    width[c] = GST_VIDEO_INFO_COMP_WIDTH (in_info, c);
-    height[c] = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
+    size[0][c] = GST_VIDEO_INFO_COMP_WIDTH (in_info, c);
+    size[1][c] = GST_VIDEO_INFO_COMP_HEIGHT (in_info, c);
   }
 
-  same = self->scratch && n == self->n_channels;
-  for (c = 0; same && c < n; c++)
-    same = width[c] == self->width[c] && height[c] == self->height[c];
-  same = same && (self->radius == 0) == (self->temporal == NULL);
-  if (same) {
+  if (self->scratch && n == self->n_channels
+      && memcmp (size, self->size, sizeof (size)) == 0
+      && (self->radius == 0) == (self->temporal == NULL)) {
     reset_estimates (self);
     return TRUE;
   }
@@ -260,7 +236,7 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
     return FALSE;
   free_resources (self);
 
-  err = cfx_degrain_scratch_new (&self->scratch, n, width, height);
+  err = cfx_degrain_scratch_new (&self->scratch, n, size[0], size[1]);
   if (!gst_cuda_fx_check (self, err, "Allocating the degrain scratch for "
           "%dx%d %s frames on CUDA device %d", GST_VIDEO_INFO_WIDTH (in_info),
           GST_VIDEO_INFO_HEIGHT (in_info),
@@ -269,23 +245,20 @@ gst_cuda_fx_degrain_set_info (GstCudaFxFilter * filter, GstCaps * incaps,
               (filter))))
     goto fail;
   if (self->radius > 0) {
-    err = cfx_temporal_scratch_new (&self->temporal, n, width, height,
+    err = cfx_temporal_scratch_new (&self->temporal, n, size[0], size[1],
         self->radius);
     if (!gst_cuda_fx_check (self, err, "Allocating the temporal scratch "
             "(radius %d) for %dx%d frames", self->radius,
             GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)))
       goto fail;
   }
-  self->readback = gst_cuda_fx_readback_new (gst_cuda_fx_filter_get_context
-      (filter), MAX_CH * sizeof (gint), EST_LAG, &err);
+  self->estimate = gst_cuda_fx_estimate_new (gst_cuda_fx_filter_get_context
+      (filter), n, EST_LAG, EST_SMOOTHING, cfx_degrain_sigma_from_median, &err);
   if (!gst_cuda_fx_check (self, err, "Allocating pinned memory for the "
           "noise estimates"))
     goto fail;
   self->n_channels = n;
-  for (c = 0; c < MAX_CH; c++) {
-    self->width[c] = width[c];
-    self->height[c] = height[c];
-  }
+  memcpy (self->size, size, sizeof (size));
   GST_DEBUG_OBJECT (self, "%d channels, %" G_GSIZE_FORMAT " bytes of scratch"
       " and %" G_GSIZE_FORMAT " for the temporal radius %d", n,
       cfx_degrain_scratch_bytes (self->scratch),
@@ -311,95 +284,7 @@ gst_cuda_fx_degrain_stop (GstBaseTransform * trans)
       (trans);
 }
 
-/* ---- noise estimates ------------------------------------------------- */
-
-static void
-fold_estimate (GstCudaFxDegrain * self, const gint * medians, gboolean first)
-{
-  gint c;
-
-  for (c = 0; c < self->n_channels; c++) {
-    gdouble s;
-
-    if (medians[c] < 0)
-      continue;                 /* no tile counted: keep what we had */
-    s = cfx_degrain_sigma_from_median (medians[c]);
-    if (first || self->est[c] < 0.0)
-      self->est[c] = s;
-    else
-      self->est[c] += EST_SMOOTHING * (s - self->est[c]);
-  }
-}
-
-/* Folds in the estimate of the frame EST_LAG before this one, read back
- * long ago: which estimates a frame applies depends on its index alone.
- * Waits only if that readback is late. */
-static gboolean
-collect_estimate (GstCudaFxDegrain * self)
-{
-  gconstpointer medians;
-  cudaError_t err;
-
-  err = gst_cuda_fx_readback_collect (self->readback, self->frames, &medians);
-  if (!gst_cuda_fx_check (self, err, "Reading the noise estimate back"))
-    return FALSE;
-  if (medians)
-    fold_estimate (self, medians, FALSE);
-  return TRUE;
-}
-
-/* Enqueues the copy of this frame's estimate, which the frame EST_LAG
- * later folds in */
-static gboolean
-queue_readback (GstCudaFxDegrain * self, cudaStream_t stream)
-{
-  cudaError_t err;
-
-  err = gst_cuda_fx_readback_queue (self->readback, self->frames,
-      cfx_degrain_estimate_device (self->scratch),
-      self->n_channels * sizeof (gint), stream);
-  return gst_cuda_fx_check (self, err, "Queueing the noise estimate readback");
-}
-
-/* The first frame's own estimate, waited for */
-static gboolean
-estimate_now (GstCudaFxDegrain * self, const CfxPlane * src,
-    cudaStream_t stream)
-{
-  gconstpointer medians = NULL;
-  const gchar *step = "launching the estimate";
-  cudaError_t err;
-
-  err = cfx_degrain_estimate (src, self->n_channels, self->scratch, stream);
-  if (err == cudaSuccess) {
-    step = "reading it back";
-    err = gst_cuda_fx_readback_now (self->readback,
-        cfx_degrain_estimate_device (self->scratch),
-        self->n_channels * sizeof (gint), stream, &medians);
-  }
-  if (!gst_cuda_fx_check (self, err, "Estimating the first frame's noise "
-          "(%s)", step))
-    return FALSE;
-  fold_estimate (self, medians, TRUE);
-  return TRUE;
-}
-
 /* ---- messages -------------------------------------------------------- */
-
-/* Stream time of a buffer and its running time in @rt, NONE without a
- * timestamp or a time segment */
-static GstClockTime
-stream_time_of (GstBaseTransform * trans, GstBuffer * buf, GstClockTime * rt)
-{
-  GstClockTime pts = GST_BUFFER_PTS (buf);
-
-  *rt = GST_CLOCK_TIME_NONE;
-  if (trans->segment.format != GST_FORMAT_TIME
-      || !GST_CLOCK_TIME_IS_VALID (pts))
-    return GST_CLOCK_TIME_NONE;
-  *rt = gst_segment_to_running_time (&trans->segment, GST_FORMAT_TIME, pts);
-  return gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME, pts);
-}
 
 static void
 post_message (GstCudaFxDegrain * self, GstBuffer * buf,
@@ -410,7 +295,8 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
   GstStructure *s;
   gint c;
 
-  stream_time = stream_time_of (GST_BASE_TRANSFORM (self), buf, &running_time);
+  stream_time = gst_cuda_fx_filter_get_stream_time (GST_CUDA_FX_FILTER (self),
+      buf, &running_time);
 
   if (GST_CLOCK_TIME_IS_VALID (stream_time)) {
     /* the first frame, one second later, or after a jump back */
@@ -420,8 +306,9 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
       return;
     self->next_post = stream_time + GST_SECOND;
   } else {
-    /* no timestamps (or no time segment): every 25th frame */
-    if (self->frames % 25 != 0)
+    /* no timestamps (or no time segment): every 25th frame (the count
+     * includes this one) */
+    if ((gst_cuda_fx_estimate_get_frames (self->estimate) - 1) % 25 != 0)
       return;
   }
 
@@ -429,7 +316,7 @@ post_message (GstCudaFxDegrain * self, GstBuffer * buf,
   gst_value_array_init (&app, self->n_channels);
   g_value_init (&v, G_TYPE_DOUBLE);
   for (c = 0; c < self->n_channels; c++) {
-    g_value_set_double (&v, MAX (self->est[c], 0.0));
+    g_value_set_double (&v, gst_cuda_fx_estimate_get (self->estimate, c));
     gst_value_array_append_value (&est, &v);
     g_value_set_double (&v, used[c]);
     gst_value_array_append_value (&app, &v);
@@ -507,6 +394,7 @@ degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
   gint height = GST_VIDEO_FRAME_HEIGHT (&in->video);
   CfxPlane mean[MAX_CH];
   const CfxPlane *src = in->comp, *dst = out->comp;
+  const gint *estimate_device;
   CfxDegrainParams params = { 0 };
   gdouble strength, luma_strength, chroma_strength, sigma, used[MAX_CH];
   gboolean automatic;
@@ -515,6 +403,7 @@ degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
 
   if (!self->scratch || (window && !self->temporal))
     return GST_FLOW_NOT_NEGOTIATED;
+  estimate_device = cfx_degrain_estimate_device (self->scratch);
 
   GST_OBJECT_LOCK (self);
   params.shrink = self->shrink == GST_CUDA_FX_DEGRAIN_SHRINK_SOFT ?
@@ -533,22 +422,26 @@ degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
     params.levels = width > 1920 || height > 1080 ? 5 : 4;
   automatic = sigma <= 0.0;
 
-  if (!collect_estimate (self))
+  err = gst_cuda_fx_estimate_collect (self->estimate);
+  if (!gst_cuda_fx_check (self, err, "Reading the noise estimate back"))
     return GST_FLOW_ERROR;
   /* automatic with a plane not estimated yet (the first frame): wait for
    * this frame's own estimate, once */
-  if (automatic && !self->synced) {
-    gboolean missing = FALSE;
+  if (automatic && gst_cuda_fx_estimate_needs_now (self->estimate)) {
+    const gchar *step = "launching the estimate";
 
-    for (c = 0; c < n; c++)
-      missing |= self->est[c] < 0.0;
-    if (missing && !estimate_now (self, src, stream))
+    err = cfx_degrain_estimate (src, n, self->scratch, stream);
+    if (err == cudaSuccess) {
+      step = "reading it back";
+      err = gst_cuda_fx_estimate_now (self->estimate, estimate_device, stream);
+    }
+    if (!gst_cuda_fx_check (self, err, "Estimating the first frame's noise "
+            "(%s)", step))
       return GST_FLOW_ERROR;
-    self->synced = TRUE;
   }
 
   for (c = 0; c < n; c++) {
-    used[c] = automatic ? MAX (self->est[c], 0.0) : sigma;
+    used[c] = automatic ? gst_cuda_fx_estimate_get (self->estimate, c) : sigma;
     params.sigma[c] = (gfloat) used[c];
     params.strength[c] = (gfloat) (strength * (c == 0 ? luma_strength :
             chroma_strength));
@@ -577,18 +470,12 @@ degrain_frame (GstCudaFxDegrain * self, GstCudaFxFrame * in,
 
   /* (the estimate, of the input in both modes, is not touched by a
    * degrain that does not estimate) */
-  if (!queue_readback (self, stream))
+  err = gst_cuda_fx_estimate_queue (self->estimate, estimate_device, stream);
+  if (!gst_cuda_fx_check (self, err, "Queueing the noise estimate readback"))
     return GST_FLOW_ERROR;
 
   post_message (self, in->video.buffer, used, automatic, params.levels);
-  self->frames++;
   return GST_FLOW_OK;
-}
-
-static guint
-gst_cuda_fx_degrain_outputs_for (GstCudaFxFilter * filter, GstBuffer * input)
-{
-  return 1;
 }
 
 /* temporal-radius 0: the window is empty and the base class transforms
@@ -637,152 +524,62 @@ gst_cuda_fx_degrain_sink_event (GstBaseTransform * trans, GstEvent * event)
 
 /* ---- properties ------------------------------------------------------ */
 
-static void
-gst_cuda_fx_degrain_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (object);
-
-  /* the window, the latency and the pool are the radius's until the
-   * element stops (a restart on another device keeps them too) */
-  if (prop_id == PROP_TEMPORAL_RADIUS
-      && gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (self), pspec,
-          value))
-    return;
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SHRINK:
-      self->shrink = g_value_get_enum (value);
-      break;
-    case PROP_STRENGTH:
-      self->strength = g_value_get_double (value);
-      break;
-    case PROP_LUMA_STRENGTH:
-      self->luma_strength = g_value_get_double (value);
-      break;
-    case PROP_CHROMA_STRENGTH:
-      self->chroma_strength = g_value_get_double (value);
-      break;
-    case PROP_SIGMA:
-      self->sigma = g_value_get_double (value);
-      break;
-    case PROP_LEVELS:
-      self->levels = g_value_get_int (value);
-      break;
-    case PROP_AMOUNT:
-      self->amount = g_value_get_double (value);
-      break;
-    case PROP_OUTPUT:
-      self->output = g_value_get_enum (value);
-      break;
-    case PROP_TEMPORAL_RADIUS:
-      self->temporal_radius = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_cuda_fx_degrain_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaFxDegrain *self = GST_CUDA_FX_DEGRAIN (object);
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_SHRINK:
-      g_value_set_enum (value, self->shrink);
-      break;
-    case PROP_STRENGTH:
-      g_value_set_double (value, self->strength);
-      break;
-    case PROP_LUMA_STRENGTH:
-      g_value_set_double (value, self->luma_strength);
-      break;
-    case PROP_CHROMA_STRENGTH:
-      g_value_set_double (value, self->chroma_strength);
-      break;
-    case PROP_SIGMA:
-      g_value_set_double (value, self->sigma);
-      break;
-    case PROP_LEVELS:
-      g_value_set_int (value, self->levels);
-      break;
-    case PROP_AMOUNT:
-      g_value_set_double (value, self->amount);
-      break;
-    case PROP_OUTPUT:
-      g_value_set_enum (value, self->output);
-      break;
-    case PROP_TEMPORAL_RADIUS:
-      g_value_set_int (value, self->temporal_radius);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
+#define FIELD(f) G_STRUCT_OFFSET (GstCudaFxDegrain, f)
 #define LIVE_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
 
 static void
 gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstCudaFxFilterClass *filter_class = GST_CUDA_FX_FILTER_CLASS (klass);
 
-  gobject_class->set_property = gst_cuda_fx_degrain_set_property;
-  gobject_class->get_property = gst_cuda_fx_degrain_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_SHRINK,
-      g_param_spec_enum ("shrink", "Shrink",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_SHRINK,
+      FIELD (shrink), g_param_spec_enum ("shrink", "Shrink",
           "How detail coefficients are reduced: wiener (local Wiener gain "
           "over a 9x9 window, the best quality) or soft (soft threshold, the "
           "original paper's effect)",
           GST_TYPE_CUDA_FX_DEGRAIN_SHRINK, DEFAULT_SHRINK, LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_STRENGTH,
-      g_param_spec_double ("strength", "Strength",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_STRENGTH,
+      FIELD (strength), g_param_spec_double ("strength", "Strength",
           "Multiplies the noise level (estimated or fixed): above 1 removes "
           "more, below 1 keeps more", 0.0, 4.0, DEFAULT_STRENGTH, LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_LUMA_STRENGTH,
+  gst_cuda_fx_filter_class_install_property (filter_class,
+      PROP_LUMA_STRENGTH, FIELD (luma_strength),
       g_param_spec_double ("luma-strength", "Luma strength",
           "Extra multiplier of the noise level of the luma plane",
           0.0, 4.0, DEFAULT_LUMA_STRENGTH, LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_CHROMA_STRENGTH,
+  gst_cuda_fx_filter_class_install_property (filter_class,
+      PROP_CHROMA_STRENGTH, FIELD (chroma_strength),
       g_param_spec_double ("chroma-strength", "Chroma strength",
           "Extra multiplier of the noise level of the chroma planes "
           "(1.5 measured best on natural colour images)",
           0.0, 4.0, DEFAULT_CHROMA_STRENGTH, LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_SIGMA,
-      g_param_spec_double ("sigma", "Sigma",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_SIGMA,
+      FIELD (sigma), g_param_spec_double ("sigma", "Sigma",
           "Noise standard deviation in 8-bit units (at 10 bits, 4 codes "
           "per unit), the same for every plane; 0 estimates it per plane "
           "from the video (automatic)",
           0.0, 255.0, DEFAULT_SIGMA, LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_LEVELS,
-      g_param_spec_int ("levels", "Levels",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_LEVELS,
+      FIELD (levels), g_param_spec_int ("levels", "Levels",
           "Wavelet levels: coarser levels remove coarser grain; 0 chooses "
           "(4 up to 1920x1080, 5 above)", 0, CFX_DEGRAIN_MAX_LEVELS,
           DEFAULT_LEVELS, LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_AMOUNT,
-      g_param_spec_double ("amount", "Amount",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_AMOUNT,
+      FIELD (amount), g_param_spec_double ("amount", "Amount",
           "Blend of result and input: 1 the full result, 0 the input "
           "(keeps some grain in between)", 0.0, 1.0, DEFAULT_AMOUNT,
           LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_OUTPUT,
-      g_param_spec_enum ("output", "Output",
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_OUTPUT,
+      FIELD (output), g_param_spec_enum ("output", "Output",
           "result: the degrained picture; noise: what was removed, "
           "input - result + 128 (for regraining and quality control)",
           GST_TYPE_CUDA_FX_DEGRAIN_OUTPUT, DEFAULT_OUTPUT, LIVE_FLAGS));
-  g_object_class_install_property (gobject_class, PROP_TEMPORAL_RADIUS,
+  /* (refused while running: GST_PARAM_MUTABLE_READY) */
+  gst_cuda_fx_filter_class_install_property (filter_class,
+      PROP_TEMPORAL_RADIUS, FIELD (temporal_radius),
       g_param_spec_int ("temporal-radius", "Temporal radius",
           "Neighbouring frames on each side averaged in, motion compensated, "
           "before the wavelet: 0 the spatial filter alone; each frame "
@@ -803,7 +600,6 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
   trans_class->sink_event = gst_cuda_fx_degrain_sink_event;
   filter_class->set_info = gst_cuda_fx_degrain_set_info;
   filter_class->process = gst_cuda_fx_degrain_process;
-  filter_class->outputs_for = gst_cuda_fx_degrain_outputs_for;
   filter_class->process_window = gst_cuda_fx_degrain_process_window;
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_FX_DEGRAIN_SHRINK, 0);
@@ -816,14 +612,6 @@ gst_cuda_fx_degrain_class_init (GstCudaFxDegrainClass * klass)
 static void
 gst_cuda_fx_degrain_init (GstCudaFxDegrain * self)
 {
-  self->shrink = DEFAULT_SHRINK;
-  self->strength = DEFAULT_STRENGTH;
-  self->luma_strength = DEFAULT_LUMA_STRENGTH;
-  self->chroma_strength = DEFAULT_CHROMA_STRENGTH;
-  self->sigma = DEFAULT_SIGMA;
-  self->levels = DEFAULT_LEVELS;
-  self->amount = DEFAULT_AMOUNT;
-  self->output = DEFAULT_OUTPUT;
-  self->temporal_radius = DEFAULT_TEMPORAL_RADIUS;
+  /* (the properties start at their defaults: the base class sets them) */
   reset_estimates (self);
 }

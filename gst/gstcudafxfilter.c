@@ -67,6 +67,183 @@ steal_context_of_other_device (GstCudaFxFilterPrivate * priv)
   return NULL;
 }
 
+/* ---- properties kept in a field (class_install_property) ------------ */
+
+static GQuark
+field_quark (void)
+{
+  static GQuark quark = 0;
+
+  if (!quark)
+    quark = g_quark_from_static_string ("gst-cuda-fx-filter-field");
+  return quark;
+}
+
+/* The instance field of @pspec's value, NULL for another property */
+static gpointer
+field_of (GObject * object, GParamSpec * pspec)
+{
+  gsize offset = GPOINTER_TO_SIZE (g_param_spec_get_qdata (pspec,
+          field_quark ()));
+
+  return offset ? G_STRUCT_MEMBER_P (object, offset) : NULL;
+}
+
+static void
+store_field (gpointer field, const GValue * value)
+{
+  switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value))) {
+    case G_TYPE_INT:
+      *(gint *) field = g_value_get_int (value);
+      break;
+    case G_TYPE_BOOLEAN:
+      *(gboolean *) field = g_value_get_boolean (value);
+      break;
+    case G_TYPE_ENUM:
+      *(gint *) field = g_value_get_enum (value);
+      break;
+    case G_TYPE_DOUBLE:
+      *(gdouble *) field = g_value_get_double (value);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+}
+
+/* set_property and get_property of a class whose properties are fields */
+static void
+set_field_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  gpointer field = field_of (object, pspec);
+
+  if (!field) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  if ((pspec->flags & GST_PARAM_MUTABLE_READY)
+      && gst_cuda_fx_filter_refuse_change (GST_CUDA_FX_FILTER (object),
+          pspec, value))
+    return;
+  GST_OBJECT_LOCK (object);
+  store_field (field, value);
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+get_field_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  gconstpointer field = field_of (object, pspec);
+
+  if (!field) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    return;
+  }
+  GST_OBJECT_LOCK (object);
+  switch (G_TYPE_FUNDAMENTAL (G_VALUE_TYPE (value))) {
+    case G_TYPE_INT:
+      g_value_set_int (value, *(const gint *) field);
+      break;
+    case G_TYPE_BOOLEAN:
+      g_value_set_boolean (value, *(const gboolean *) field);
+      break;
+    case G_TYPE_ENUM:
+      g_value_set_enum (value, *(const gint *) field);
+      break;
+    case G_TYPE_DOUBLE:
+      g_value_set_double (value, *(const gdouble *) field);
+      break;
+    default:
+      g_assert_not_reached ();
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+/**
+ * gst_cuda_fx_filter_class_install_property:
+ * @klass: a filter class
+ * @prop_id: the property's id in the subclass
+ * @offset: where the instance keeps the value (G_STRUCT_OFFSET), a gint,
+ *   gboolean, C enum or gdouble field for an int, boolean, enum or double
+ *   @pspec
+ * @pspec: (transfer full): the property
+ *
+ * Installs @pspec on @klass with its value in a field of the instance.
+ * The field starts at @pspec's default (set at construction, after the
+ * instance init functions); the class's set_property and get_property,
+ * which this sets, write and read it under the object lock, so every
+ * property the class installs must be such a field. A property flagged
+ * %GST_PARAM_MUTABLE_READY refuses changes while the element runs
+ * (gst_cuda_fx_filter_refuse_change()). The subclass reads its fields
+ * under the object lock.
+ */
+void
+gst_cuda_fx_filter_class_install_property (GstCudaFxFilterClass * klass,
+    guint prop_id, gsize offset, GParamSpec * pspec)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GType type = G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec));
+
+  /* (GObject gives each class its own accessors, none inherited) */
+  if (!gobject_class->set_property && !gobject_class->get_property) {
+    gobject_class->set_property = set_field_property;
+    gobject_class->get_property = get_field_property;
+  }
+  g_return_if_fail (gobject_class->set_property == set_field_property);
+  g_return_if_fail (offset >= sizeof (GstCudaFxFilter));
+  g_return_if_fail (type == G_TYPE_INT || type == G_TYPE_BOOLEAN
+      || type == G_TYPE_ENUM || type == G_TYPE_DOUBLE);
+  g_param_spec_set_qdata (pspec, field_quark (), GSIZE_TO_POINTER (offset));
+  g_object_class_install_property (gobject_class, prop_id, pspec);
+}
+
+/**
+ * gst_cuda_fx_enum_register: (skip)
+ * @type: where the type is kept (a static gsize, 0 at first)
+ * @name: the enum type's name
+ * @values: (array zero-terminated=1): its values, static
+ *
+ * The body of an element's enum get_type function: registers the type
+ * once, thread-safe.
+ *
+ * Returns: the type
+ */
+GType
+gst_cuda_fx_enum_register (gsize * type, const gchar * name,
+    const GEnumValue * values)
+{
+  if (g_once_init_enter (type)) {
+    GType registered = g_enum_register_static (name, values);
+
+    g_once_init_leave (type, registered);
+  }
+  return *type;
+}
+
+/* Field properties start at their defaults */
+static void
+gst_cuda_fx_filter_constructed (GObject * object)
+{
+  GParamSpec **pspecs;
+  guint n, i;
+
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS (object), &n);
+  for (i = 0; i < n; i++) {
+    gpointer field = field_of (object, pspecs[i]);
+    GValue value = G_VALUE_INIT;
+
+    if (!field)
+      continue;
+    g_value_init (&value, G_PARAM_SPEC_VALUE_TYPE (pspecs[i]));
+    g_param_value_set_default (pspecs[i], &value);
+    store_field (field, &value);
+    g_value_unset (&value);
+  }
+  g_free (pspecs);
+  G_OBJECT_CLASS (gst_cuda_fx_filter_parent_class)->constructed (object);
+}
+
 static void
 gst_cuda_fx_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -266,7 +443,6 @@ wanted_window (GstBaseTransform * trans, guint * past, guint * future)
 static void
 ensure_history (GstBaseTransform * trans)
 {
-  GstCudaFxFilterClass *klass = GST_CUDA_FX_FILTER_GET_CLASS (trans);
   GstCudaFxFilterPrivate *priv = PRIV (trans);
   guint past, future;
 
@@ -278,10 +454,8 @@ ensure_history (GstBaseTransform * trans)
   }
   priv->past = past;
   priv->future = future;
-  if (has_window (trans) && !priv->history) {
-    g_assert (klass->outputs_for != NULL);
+  if (has_window (trans) && !priv->history)
     priv->history = gst_cuda_fx_history_new (past, future);
-  }
 }
 
 static gboolean
@@ -709,19 +883,39 @@ gst_cuda_fx_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   return ret;
 }
 
+/**
+ * gst_cuda_fx_filter_get_stream_time:
+ * @filter: a filter
+ * @buf: an input buffer
+ * @running_time: (out) (optional): its running time
+ *
+ * Returns: the stream time of @buf's timestamp in the input segment;
+ * %GST_CLOCK_TIME_NONE (and in @running_time too) without a time segment
+ * or a timestamp.
+ */
+GstClockTime
+gst_cuda_fx_filter_get_stream_time (GstCudaFxFilter * filter,
+    GstBuffer * buf, GstClockTime * running_time)
+{
+  GstSegment *segment = &GST_BASE_TRANSFORM (filter)->segment;
+  GstClockTime pts = GST_BUFFER_PTS (buf);
+
+  if (running_time)
+    *running_time = GST_CLOCK_TIME_NONE;
+  if (segment->format != GST_FORMAT_TIME || !GST_CLOCK_TIME_IS_VALID (pts))
+    return GST_CLOCK_TIME_NONE;
+  if (running_time)
+    *running_time = gst_segment_to_running_time (segment, GST_FORMAT_TIME, pts);
+  return gst_segment_to_stream_time (segment, GST_FORMAT_TIME, pts);
+}
+
 /* Controlled properties take their value for @buf's stream time; nothing
  * changes without a time segment or a timestamp */
 static void
 sync_values (GstCudaFxFilter * filter, GstBuffer * buf)
 {
-  GstBaseTransform *trans = GST_BASE_TRANSFORM (filter);
-  GstClockTime ts;
+  GstClockTime ts = gst_cuda_fx_filter_get_stream_time (filter, buf, NULL);
 
-  if (trans->segment.format != GST_FORMAT_TIME
-      || !GST_BUFFER_PTS_IS_VALID (buf))
-    return;
-  ts = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
-      GST_BUFFER_PTS (buf));
   if (GST_CLOCK_TIME_IS_VALID (ts))
     gst_object_sync_values (GST_OBJECT (filter), ts);
 }
@@ -892,8 +1086,8 @@ gst_cuda_fx_filter_submit_input_buffer (GstBaseTransform * trans,
     gst_buffer_unref (buf);
     return ret;
   }
-  gst_cuda_fx_history_push (priv->history, buf, klass->outputs_for (filter,
-          buf));
+  gst_cuda_fx_history_push (priv->history, buf,
+      klass->outputs_for ? klass->outputs_for (filter, buf) : 1);
   return render_ready (filter, FALSE);
 }
 
@@ -980,6 +1174,7 @@ gst_cuda_fx_filter_class_init (GstCudaFxFilterClass * klass)
 
   gobject_class->set_property = gst_cuda_fx_filter_set_property;
   gobject_class->get_property = gst_cuda_fx_filter_get_property;
+  gobject_class->constructed = gst_cuda_fx_filter_constructed;
   gobject_class->dispose = gst_cuda_fx_filter_dispose;
   gobject_class->finalize = gst_cuda_fx_filter_finalize;
 

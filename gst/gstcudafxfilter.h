@@ -69,7 +69,7 @@ struct _GstCudaFxFilterClass
    * timestamps, flags and metas. */
   guint past, future;
   /* How many outputs @input gives (0: it goes out as it is, and stays in
-   * the history as a neighbour). Required for window filters. */
+   * the history as a neighbour). NULL: one for each input. */
     guint (*outputs_for) (GstCudaFxFilter * filter, GstBuffer * input);
   /* Output window->output of the input window->frames[window->past] */
     GstFlowReturn (*process_window) (GstCudaFxFilter * filter,
@@ -77,11 +77,25 @@ struct _GstCudaFxFilterClass
       cudaStream_t stream);
 };
 
+/* Properties whose values are fields of the instance, read and written
+ * by the base class under the object lock */
+void gst_cuda_fx_filter_class_install_property (GstCudaFxFilterClass *
+    klass, guint prop_id, gsize offset, GParamSpec * pspec);
+/* An element's enum type @name of @values, registered once into @type */
+GType gst_cuda_fx_enum_register (gsize * type, const gchar * name,
+    const GEnumValue * values);
+
 GstCudaFxContext *gst_cuda_fx_filter_get_context (GstCudaFxFilter * filter);
 cudaStream_t gst_cuda_fx_filter_get_stream (GstCudaFxFilter * filter);
 const GstVideoInfo *gst_cuda_fx_filter_get_in_info (GstCudaFxFilter * filter);
 const GstVideoInfo *gst_cuda_fx_filter_get_out_info (GstCudaFxFilter *
     filter);
+
+/* The stream time of @buf's timestamp in the input segment, and its
+ * running time in @running_time if not NULL: GST_CLOCK_TIME_NONE without
+ * a time segment or a timestamp */
+GstClockTime gst_cuda_fx_filter_get_stream_time (GstCudaFxFilter * filter,
+    GstBuffer * buf, GstClockTime * running_time);
 
 /* Whether the element is started (NULL/READY-only properties refuse
  * changes then) */
