@@ -490,7 +490,7 @@ cfx_ref_deinterlace_mc (const CfxRefMcFrame * dst,
 {
   const CfxRefMcFrame *far_of[2] = { prev, next }, *near_of[2];
   const int depth = cur->depth, maxv = (1 << depth) - 1;
-  const int lo = AGREE_LO << (depth - 8), hi = AGREE_HI << (depth - 8);
+  int lo = AGREE_LO << (depth - 8), hi = AGREE_HI << (depth - 8);
   View luma = view_of (cur, 0);
   CfxRefMcInfo local;
   Vec *vec[2] = { NULL, NULL };
@@ -532,6 +532,12 @@ cfx_ref_deinterlace_mc (const CfxRefMcFrame * dst,
   }
   free (search_cur.data);
 
+  /* one side alone (the stream's ends) has no second view to confirm it:
+   * half the tolerance */
+  if (info->used[0] != info->used[1]) {
+    lo /= 2;
+    hi /= 2;
+  }
   if (!info->cut[0] && !info->cut[1] && (info->used[0] || info->used[1])) {
     for (i = 0; i < cur->n_planes; i++) {
       const int sx = subsampling (cur->width[i], cur->width[0]);

@@ -37,15 +37,16 @@ frame_init (Frame * fr, int w, int h, int depth)
   memset (fr, 0, sizeof (*fr));
   fr->f.n_planes = 3;
   fr->f.depth = depth;
-  total = (size_t) w * h + 2 * (size_t) ((w + 1) / 2) * ((h + 1) / 2);
+  /* strides wider than the rows */
+  total = (size_t) (w + 3) * h + 2 * (size_t) ((w + 1) / 2 + 3) *
+      ((h + 1) / 2);
   fr->buf = calloc (total, bps);
   for (i = 0; i < 3; i++) {
     fr->f.width[i] = i ? (w + 1) / 2 : w;
     fr->f.height[i] = i ? (h + 1) / 2 : h;
-    /* a stride wider than the row: padding must not be touched */
-    fr->f.stride[i] = fr->f.width[i];
+    fr->f.stride[i] = fr->f.width[i] + 3;
     fr->f.data[i] = (uint8_t *) fr->buf + off * bps;
-    off += (size_t) fr->f.width[i] * fr->f.height[i];
+    off += (size_t) fr->f.stride[i] * fr->f.height[i];
   }
 }
 
