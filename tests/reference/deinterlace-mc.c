@@ -442,43 +442,38 @@ write_px (const CfxRefMcFrame * f, int i, int x, int y, int v)
     ((uint16_t *) f->data[i])[o] = (uint16_t) v;
 }
 
-static void
-bwdif_plane (const CfxRefMcFrame * dst, const CfxRefMcFrame * prev,
-    const CfxRefMcFrame * cur, const CfxRefMcFrame * next, int i,
-    int parity, int tff, int intra_only)
+void
+cfx_ref_deinterlace_frame (const CfxRefMcFrame * dst,
+    const CfxRefMcFrame * prev, const CfxRefMcFrame * cur,
+    const CfxRefMcFrame * next, int parity, int tff,
+    CfxRefDeintMethod method, int intra_only)
 {
-  if (cur->depth == 8) {
-    CfxRefPlane d = { dst->data[i], dst->stride[i], dst->width[i],
-      dst->height[i]
-    };
-    CfxRefPlane a = { prev->data[i], prev->stride[i], prev->width[i],
-      prev->height[i]
-    };
-    CfxRefPlane c = { cur->data[i], cur->stride[i], cur->width[i],
-      cur->height[i]
-    };
-    CfxRefPlane b = { next->data[i], next->stride[i], next->width[i],
-      next->height[i]
-    };
+  int i;
 
-    cfx_ref_deinterlace_plane (&d, &a, &c, &b, parity, tff,
-        CFX_REF_DEINT_BWDIF, 1, intra_only);
-  } else {
-    CfxRefPlane16 d = { dst->data[i], dst->stride[i], dst->width[i],
-      dst->height[i]
-    };
-    CfxRefPlane16 a = { prev->data[i], prev->stride[i], prev->width[i],
-      prev->height[i]
-    };
-    CfxRefPlane16 c = { cur->data[i], cur->stride[i], cur->width[i],
-      cur->height[i]
-    };
-    CfxRefPlane16 b = { next->data[i], next->stride[i], next->width[i],
-      next->height[i]
-    };
-
-    cfx_ref_deinterlace_plane16 (&d, &a, &c, &b, cur->depth, parity, tff,
-        CFX_REF_DEINT_BWDIF, 1, intra_only);
+  for (i = 0; i < cur->n_planes; i++) {
+    if (cur->depth == 8) {
+      CfxRefPlane d = { dst->data[i], dst->stride[i], dst->width[i],
+        dst->height[i]
+      }, a = { prev->data[i], prev->stride[i], prev->width[i],
+        prev->height[i]
+      }, c = { cur->data[i], cur->stride[i], cur->width[i], cur->height[i]
+      }, b = { next->data[i], next->stride[i], next->width[i],
+        next->height[i]
+      };
+      cfx_ref_deinterlace_plane (&d, &a, &c, &b, parity, tff, method, 1,
+          intra_only);
+    } else {
+      CfxRefPlane16 d = { dst->data[i], dst->stride[i], dst->width[i],
+        dst->height[i]
+      }, a = { prev->data[i], prev->stride[i], prev->width[i],
+        prev->height[i]
+      }, c = { cur->data[i], cur->stride[i], cur->width[i], cur->height[i]
+      }, b = { next->data[i], next->stride[i], next->width[i],
+        next->height[i]
+      };
+      cfx_ref_deinterlace_plane16 (&d, &a, &c, &b, cur->depth, parity, tff,
+          method, 1, intra_only);
+    }
   }
 }
 
@@ -502,9 +497,8 @@ cfx_ref_deinterlace_mc (const CfxRefMcFrame * dst,
     info = &local;
   memset (info, 0, sizeof (*info));
   /* bwdif on every plane first: the floor, and the kept rows copied */
-  for (i = 0; i < cur->n_planes; i++)
-    bwdif_plane (dst, prev ? prev : cur, cur, next ? next : cur, i, p, tff,
-        bwdif_intra_only);
+  cfx_ref_deinterlace_frame (dst, prev ? prev : cur, cur, next ? next : cur,
+      p, tff, CFX_REF_DEINT_BWDIF, bwdif_intra_only);
   if (luma.height < 2)
     return;
 

@@ -43,6 +43,13 @@ void cfx_ref_deinterlace_mc (const CfxRefMcFrame * dst,
     const CfxRefMcFrame * next, int parity, int tff, int bwdif_intra_only,
     CfxRefMcInfo * info);
 
+/* cfx_ref_deinterlace_plane (or its 16-bit twin) on every plane of a
+ * frame, spatial check on (prev and next must be frames here) */
+void cfx_ref_deinterlace_frame (const CfxRefMcFrame * dst,
+    const CfxRefMcFrame * prev, const CfxRefMcFrame * cur,
+    const CfxRefMcFrame * next, int parity, int tff,
+    CfxRefDeintMethod method, int intra_only);
+
 #ifdef __cplusplus
 }
 #endif

@@ -56,8 +56,6 @@ run_field (const char *method, const CfxRefMcFrame * dst,
     const CfxRefMcFrame * prev, const CfxRefMcFrame * cur,
     const CfxRefMcFrame * next, int parity, int tff, int intra_only)
 {
-  int i;
-
   if (!strcmp (method, "mc")) {
     CfxRefMcInfo info;
 
@@ -73,34 +71,9 @@ run_field (const char *method, const CfxRefMcFrame * dst,
     prev = cur;
   if (!next)
     next = cur;
-  for (i = 0; i < cur->n_planes; i++) {
-    CfxRefDeintMethod m = !strcmp (method, "yadif") ? CFX_REF_DEINT_YADIF :
-        CFX_REF_DEINT_BWDIF;
-
-    if (cur->depth == 8) {
-      CfxRefPlane d = { dst->data[i], dst->stride[i], dst->width[i],
-        dst->height[i]
-      }, a = { prev->data[i], prev->stride[i], prev->width[i],
-        prev->height[i]
-      }, c = { cur->data[i], cur->stride[i], cur->width[i], cur->height[i]
-      }, b = { next->data[i], next->stride[i], next->width[i],
-        next->height[i]
-      };
-      cfx_ref_deinterlace_plane (&d, &a, &c, &b, parity, tff, m, 1,
-          intra_only);
-    } else {
-      CfxRefPlane16 d = { dst->data[i], dst->stride[i], dst->width[i],
-        dst->height[i]
-      }, a = { prev->data[i], prev->stride[i], prev->width[i],
-        prev->height[i]
-      }, c = { cur->data[i], cur->stride[i], cur->width[i], cur->height[i]
-      }, b = { next->data[i], next->stride[i], next->width[i],
-        next->height[i]
-      };
-      cfx_ref_deinterlace_plane16 (&d, &a, &c, &b, cur->depth, parity, tff,
-          m, 1, intra_only);
-    }
-  }
+  cfx_ref_deinterlace_frame (dst, prev, cur, next, parity, tff,
+      !strcmp (method, "yadif") ? CFX_REF_DEINT_YADIF : CFX_REF_DEINT_BWDIF,
+      intra_only);
 }
 
 int

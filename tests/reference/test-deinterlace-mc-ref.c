@@ -157,40 +157,14 @@ psnr_rows (const CfxRefMcFrame * a, const CfxRefMcFrame * b, int rows)
   return se == 0 ? 99.0 : 10 * log10 (max * max * n / se);
 }
 
-/* bwdif alone through the mc entry's floor: the same call with the
- * neighbours of another picture would not do; use the plane reference */
+/* bwdif alone, the floor mc starts from (top field first) */
 static void
 bwdif_frame (const CfxRefMcFrame * dst, const CfxRefMcFrame * prev,
     const CfxRefMcFrame * cur, const CfxRefMcFrame * next, int parity,
     int intra_only)
 {
-  int i;
-
-  for (i = 0; i < cur->n_planes; i++) {
-    if (cur->depth == 8) {
-      CfxRefPlane d = { dst->data[i], dst->stride[i], dst->width[i],
-        dst->height[i]
-      }, a = { prev->data[i], prev->stride[i], prev->width[i],
-        prev->height[i]
-      }, c = { cur->data[i], cur->stride[i], cur->width[i], cur->height[i]
-      }, b = { next->data[i], next->stride[i], next->width[i],
-        next->height[i]
-      };
-      cfx_ref_deinterlace_plane (&d, &a, &c, &b, parity, 1,
-          CFX_REF_DEINT_BWDIF, 1, intra_only);
-    } else {
-      CfxRefPlane16 d = { dst->data[i], dst->stride[i], dst->width[i],
-        dst->height[i]
-      }, a = { prev->data[i], prev->stride[i], prev->width[i],
-        prev->height[i]
-      }, c = { cur->data[i], cur->stride[i], cur->width[i], cur->height[i]
-      }, b = { next->data[i], next->stride[i], next->width[i],
-        next->height[i]
-      };
-      cfx_ref_deinterlace_plane16 (&d, &a, &c, &b, cur->depth, parity, 1,
-          CFX_REF_DEINT_BWDIF, 1, intra_only);
-    }
-  }
+  cfx_ref_deinterlace_frame (dst, prev, cur, next, parity, 1,
+      CFX_REF_DEINT_BWDIF, intra_only);
 }
 
 /* mc into dst twice, over two poisons: every sample written, the same */
