@@ -116,7 +116,9 @@ output_sample (const Comp16 & c, const Field16 & f, int x, int y)
     case CFX_DEINT_YADIF:
       return yadif (c, a, b, f.spatial_check, x, y);
     case CFX_DEINT_BWDIF:
-      return f.intra_only ? bwdif_end (c, a, b, x, y) : bwdif (c, a, b, x, y);
+      /* one copy of bwdif (): it is inlined at every rows_per_sample */
+      return f.intra_only && !bwdif_end_edge_row (c, y) ? bwdif_intra (c, x,
+          y) : bwdif (c, a, b, x, y);
     case CFX_DEINT_ELA:
       return intra (c, 1, x, y);
     default:

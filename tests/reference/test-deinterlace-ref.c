@@ -395,31 +395,35 @@ kat_bwdif16 (void)
    * FFmpeg 6.1 to 8.x: y = 1, 5 and 7 take the edge rule; P = C = N, so
    * every temporal difference is 0 and they keep the weave value C[y] = 1;
    * y = 3 is the intra filter's 0. */
-  static const int want51[4] = { 0, 0, 511, 1023 };
-  static const int want9[4] = { 634, 0, 634, 1023 };
-  static const int want61[4] = { 1, 0, 1, 1 };
+  static const struct
+  {
+    CfxRefBwdifRules rules;
+    const char *name;
+    int want[4];
+  } cases[3] = {
+    {CFX_REF_BWDIF_FFMPEG_5_1, "5.1", {0, 0, 511, 1023}},
+    {CFX_REF_BWDIF_FFMPEG_9, "9", {634, 0, 634, 1023}},
+    {CFX_REF_BWDIF_FFMPEG_6_1, "6.1", {1, 0, 1, 1}},
+  };
   uint16_t c[8] = { 1023, 1, 0, 1, 0, 1, 1023, 1 }, out[8];
   CfxRefPlane16 pc = { c, 1, 1, 8 }, po = { out, 1, 1, 8 };
-  int i;
+  int i, k;
 
-  cfx_ref_deinterlace_plane16_as (&po, &pc, &pc, &pc, 10, 0, 1,
-      CFX_REF_DEINT_BWDIF, 1, 1, CFX_REF_BWDIF_FFMPEG_5_1);
-  for (i = 0; i < 4; i++)
-    if (out[2 * i + 1] != want51[i])
-      fail ("bwdif16 5.1 intra y=%d: got %d, expected %d", 2 * i + 1,
-          out[2 * i + 1], want51[i]);
-  cfx_ref_deinterlace_plane16_as (&po, &pc, &pc, &pc, 10, 0, 1,
-      CFX_REF_DEINT_BWDIF, 1, 1, CFX_REF_BWDIF_FFMPEG_9);
-  for (i = 0; i < 4; i++)
-    if (out[2 * i + 1] != want9[i])
-      fail ("bwdif16 9 intra y=%d: got %d, expected %d", 2 * i + 1,
-          out[2 * i + 1], want9[i]);
+  for (k = 0; k < 3; k++) {
+    cfx_ref_deinterlace_plane16_as (&po, &pc, &pc, &pc, 10, 0, 1,
+        CFX_REF_DEINT_BWDIF, 1, 1, cases[k].rules);
+    for (i = 0; i < 4; i++)
+      if (out[2 * i + 1] != cases[k].want[i])
+        fail ("bwdif16 %s intra y=%d: got %d, expected %d", cases[k].name,
+            2 * i + 1, out[2 * i + 1], cases[k].want[i]);
+  }
+  /* the default is 6.1's */
   cfx_ref_deinterlace_plane16 (&po, &pc, &pc, &pc, 10, 0, 1,
       CFX_REF_DEINT_BWDIF, 1, 1);
   for (i = 0; i < 4; i++)
-    if (out[2 * i + 1] != want61[i])
-      fail ("bwdif16 6.1 intra y=%d: got %d, expected %d", 2 * i + 1,
-          out[2 * i + 1], want61[i]);
+    if (out[2 * i + 1] != cases[2].want[i])
+      fail ("bwdif16 default intra y=%d: got %d, expected %d", 2 * i + 1,
+          out[2 * i + 1], cases[2].want[i]);
 }
 
 /* ---- 2. comparison with FFmpeg ---------------------------------------- */
