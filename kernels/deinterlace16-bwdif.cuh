@@ -89,6 +89,16 @@ bwdif (const Comp16 & c, int a, int b, int x, int y)
   return bwdif_value (v, edge, check, c.max);
 }
 
+/* bwdif's first and last fields of a stream (FFmpeg 6.1 to 8.x): rows
+ * y < 3 and y + 3 >= h take the edge rule of the other fields (A, B, P
+ * and N as the stream's ends pass them; whatever the depth), the rows
+ * between C's intra filter */
+CFX_HD_INLINE bool
+bwdif_end_edge_row (const Comp16 & c, int y)
+{
+  return y < 3 || y + 3 >= c.height;
+}
+
 /* ---- the windows ----------------------------------------------------- */
 
 /* bwdif's window at interpolated row y (4 <= y <= h - 5): C at y - 3,
