@@ -19,9 +19,8 @@
  *   match (3 launches, one per level, all neighbours in one grid): one
  *     thread per 8x8 block; level 0 adds the sub-pixel parabola
  *   warp_error: each neighbour's warped luma, stored, and per 32x8 tile
- *     the integer sums of its samples rounded to 1/16 and of their
- *     squares (and the current frame's sums of samples and squares);
- *     sum_parts_int adds the tiles
+ *     the integer sums of its samples (not warped) and of their squares,
+ *     and of the current frame's; sum_parts_int adds the tiles
  *   residual: per neighbour, its gain and offset from those sums (the
  *     reference's double operations), the matched warped luma against the
  *     current frame: per tile the integer sums of the rounded squared
@@ -57,15 +56,15 @@
 #define LOW_RATIO 2.0
 #define LOW_FLOOR 200.0
 #define STAT_SCALE 16.0f
+#define BRIGHT_SKIP 30.0
 #define MAXN (2 * CFX_TEMPORAL_MAX_RADIUS)
 #define MAXC CFX_TEMPORAL_MAX_CHANNELS
 
 /* rows of the integer frame sums: the current frame's sum of samples and
- * of their squares, then per neighbour k the sum of its warped samples
- * (x 16, rounded) and of their squares, then per neighbour the sums of
- * the cut tests (residual) */
+ * of their squares, then per neighbour k the same of its samples, then
+ * per neighbour the sums of the cut tests (residual) */
 #define ISUM_CUR 0
-#define ISUM_WARP(k) (2 + 2 * (k))
+#define ISUM_NB(k) (2 + 2 * (k))
 #define ISUM_CUT(k) (2 + 2 * MAXN + 2 * (k))
 #define ISUM_ROWS (2 + 4 * MAXN)
 
@@ -100,9 +99,8 @@ struct _CfxTemporalScratch
   uint8_t *mean[MAXC];
   int mean_pitch[MAXC];
   /* frame sums in integers (exact in any order), rows of ISUM_*: the
-   * current frame's samples, each neighbour's warped samples (x 16,
-   * rounded) and its cut tests' squares; per luma tile in ipart (one row
-   * per sum), added up by sum_parts_int */
+   * current frame's samples, each neighbour's and its cut tests' squares;
+   * per luma tile in ipart (one row per sum), added up by sum_parts_int */
   long long *isum;
   long long *ipart;
   float *gain, *offset;         /* per neighbour: its brightness match */
@@ -770,8 +768,8 @@ stat_q (float v)
 }
 
 /* Each neighbour's luma warped (kept for the next kernels) and, per tile,
- * the sums of its samples rounded to 1/16 and of their squares; the
- * blocks of neighbour 0 sum the current frame's integer samples too */
+ * the sums of its integer samples and of their squares; the blocks of
+ * neighbour 0 sum the current frame's too */
 __global__ void __launch_bounds__ (256)
 warp_error (const __grid_constant__ WarpArgs a)
 {
@@ -781,12 +779,10 @@ warp_error (const __grid_constant__ WarpArgs a)
   long long q1 = 0, q2 = 0, c1 = 0, c2 = 0;
 
   if (x < a.cur.width && y < a.cur.height) {
-    float w = warp_luma (a.nb[k], a.vec[k], a.bw, x, y);
-    long long q = stat_q (w);
-
-    a.warped[k][(size_t) y * a.cur.width + x] = w;
-    q1 = q;
-    q2 = q * q;
+    a.warped[k][(size_t) y * a.cur.width + x] = warp_luma (a.nb[k], a.vec[k],
+        a.bw, x, y);
+    q1 = raw (a.nb[k], x, y);
+    q2 = q1 * q1;
     if (k == 0) {
       c1 = raw (a.cur, x, y);
       c2 = c1 * c1;
@@ -794,8 +790,8 @@ warp_error (const __grid_constant__ WarpArgs a)
   }
   block_sum_int2 (q1, q2);
   if (threadIdx.x == 0 && threadIdx.y == 0) {
-    a.ipart[(size_t) ISUM_WARP (k) * a.tiles + tile] = q1;
-    a.ipart[(size_t) (ISUM_WARP (k) + 1) * a.tiles + tile] = q2;
+    a.ipart[(size_t) ISUM_NB (k) * a.tiles + tile] = q1;
+    a.ipart[(size_t) (ISUM_NB (k) + 1) * a.tiles + tile] = q2;
   }
   if (k == 0) {                 /* the same for the whole block */
     block_sum_int2 (c1, c2);
@@ -806,34 +802,38 @@ warp_error (const __grid_constant__ WarpArgs a)
   }
 }
 
-/* A frame's mean and variance from the sums of its @n samples and of
- * their squares, in units of 1/@scale: the reference's stats_of, its
- * double operations one by one */
-__device__ __forceinline__ void
-stats_of (long long sum, long long sum2, double n, double scale,
-    double *mean, double *var)
+/* A frame's mean in 8-bit levels from the sum of its @n integer samples,
+ * @scale of them to a level (1 for 8 bits: the reference's plane_stats,
+ * its double operations one by one; powers of 2 for more bits, exact) */
+__device__ __forceinline__ double
+mean_of (long long sum, double n, double scale)
 {
-  double m = __ddiv_rn (__ddiv_rn ((double) sum, n), scale);
+  return __ddiv_rn (__ddiv_rn ((double) sum, n), scale);
+}
+
+/* ... and its variance, with @sum2 the sum of the squares */
+__device__ __forceinline__ double
+var_of (long long sum, long long sum2, double n, double scale)
+{
+  double m = mean_of (sum, n, scale);
   double v = __dsub_rn (__ddiv_rn (__ddiv_rn ((double) sum2, n),
           __dmul_rn (scale, scale)), __dmul_rn (m, m));
 
-  *mean = m;
-  *var = v < 0.0 ? 0.0 : v;
+  return v < 0.0 ? 0.0 : v;
 }
 
 /* Neighbour @k's gain and offset onto the current frame (the reference's
- * match_gain), from the frame sums. @cur_scale: the current frame's
- * samples per 8-bit level (its sums are of integer samples) */
+ * match_gain), from the frame sums; @scale: samples per 8-bit level */
 __device__ __forceinline__ void
-match_gain (const long long *isum, int k, double npix, double cur_scale,
+match_gain (const long long *isum, int k, double npix, double scale,
     float *gain, float *offset)
 {
-  double cm, cv, wm, wv, g;
+  double cm = mean_of (isum[ISUM_CUR], npix, scale);
+  double cv = var_of (isum[ISUM_CUR], isum[ISUM_CUR + 1], npix, scale);
+  double wm = mean_of (isum[ISUM_NB (k)], npix, scale);
+  double wv = var_of (isum[ISUM_NB (k)], isum[ISUM_NB (k) + 1], npix, scale);
+  double g = wv >= 1.0 / 16.0 ? __dsqrt_rn (__ddiv_rn (cv, wv)) : 1.0;
 
-  stats_of (isum[ISUM_CUR], isum[ISUM_CUR + 1], npix, cur_scale, &cm, &cv);
-  stats_of (isum[ISUM_WARP (k)], isum[ISUM_WARP (k) + 1], npix,
-      (double) STAT_SCALE, &wm, &wv);
-  g = wv >= 1.0 / 16.0 ? __dsqrt_rn (__ddiv_rn (cv, wv)) : 1.0;
   *gain = (float) g;
   *offset = (float) __dsub_rn (cm, __dmul_rn (g, wm));
 }
@@ -924,25 +924,37 @@ other_shot (const long long *isum, int k, float noise2, double npix)
       && low > LOW_FLOOR);
 }
 
-/* Which neighbours count: outward on each side, up to the first that is
- * another shot (k < n_past: past k + 1; then the future ones) */
+/* Skipped for its brightness: neighbour @k's mean further than
+ * BRIGHT_SKIP levels from the current frame's */
+__device__ __forceinline__ bool
+too_bright (const long long *isum, int k, double npix, double scale)
+{
+  return fabs (__dsub_rn (mean_of (isum[ISUM_CUR], npix, scale),
+          mean_of (isum[ISUM_NB (k)], npix, scale))) > BRIGHT_SKIP;
+}
+
+/* Which neighbours count: outward on each side, those not skipped for
+ * their brightness up to the first that is another shot (k < n_past:
+ * past k + 1; then the future ones). @scale: luma samples per 8-bit
+ * level. */
 __device__ __forceinline__ unsigned
 kept_neighbours (const long long *isum, int n_past, int n_future,
-    float noise2, double npix)
+    float noise2, double npix, double scale)
 {
   unsigned kept = 0;
 
   if (!(noise2 > 0.f))
     return 0;
-  for (int k = 0; k < n_past; k++) {
-    if (other_shot (isum, k, noise2, npix))
-      break;
-    kept |= 1u << k;
-  }
-  for (int k = 0; k < n_future; k++) {
-    if (other_shot (isum, n_past + k, noise2, npix))
-      break;
-    kept |= 1u << (n_past + k);
+  for (int side = 0; side < 2; side++) {
+    const int first = side ? n_past : 0, n = side ? n_future : n_past;
+
+    for (int k = first; k < first + n; k++) {
+      if (too_bright (isum, k, npix, scale))
+        continue;
+      if (other_shot (isum, k, noise2, npix))
+        break;
+      kept |= 1u << k;
+    }
   }
   return kept;
 }
@@ -975,7 +987,7 @@ luma_mean (const __grid_constant__ MeanArgs a)
   const bool inside = x < a.cur.width && y < a.cur.height;
   const int n = a.n_past + a.n_future;
   unsigned kept = kept_neighbours (a.isum, a.n_past, a.n_future, a.noise2,
-      (double) a.cur.width * a.cur.height);
+      (double) a.cur.width * a.cur.height, (double) a.cur.from8);
   float acc = 0.f, wsum = 0.f, w2sum = 0.f;
 
   for (int i = tid; i < HX * HY; i += TX * TY) {
@@ -1048,6 +1060,7 @@ struct ChromaArgs
   int mean_pitch[2];
   int n_past, n_future, bw, luma_w, luma_h, sx, sy;
   float noise2;
+  float luma_scale;             /* luma samples per 8-bit level */
 };
 
 /* chroma follows luma: the vector of the co-sited luma sample's block,
@@ -1063,7 +1076,7 @@ chroma_mean (const __grid_constant__ ChromaArgs a)
   if (x >= cur.width || y >= cur.height)
     return;
   unsigned kept = kept_neighbours (a.isum, a.n_past, a.n_future, a.noise2,
-      (double) a.luma_w * a.luma_h);
+      (double) a.luma_w * a.luma_h, (double) a.luma_scale);
   const int lx = min (x << a.sx, a.luma_w - 1), ly = min (y << a.sy,
       a.luma_h - 1);
   const float fx = 1.f / (float) (1 << a.sx), fy = 1.f / (float) (1 << a.sy);
@@ -1207,7 +1220,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
         n);
     err = cfx_launch (warp_error, tiles, dim3 (TX, TY), 0, stream, wa);
     if (err == cudaSuccess)
-      err = cfx_launch (sum_parts_int, dim3 (ISUM_WARP (n)), dim3 (1024), 0,
+      err = cfx_launch (sum_parts_int, dim3 (ISUM_NB (n)), dim3 (1024), 0,
           stream, (const long long *) s->ipart, s->tiles, s->isum);
     if (err != cudaSuccess)
       return err;
@@ -1282,6 +1295,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     ca.sx = ma.sx;
     ca.sy = ma.sy;
     ca.noise2 = noise2;
+    ca.luma_scale = luma.from8;
     err = cfx_launch (chroma_mean, dim3 ((s->cw + 31) / 32, (s->ch + 7) / 8,
             n_channels - 1), dim3 (32, 8), 0, stream, ca);
     if (err != cudaSuccess)

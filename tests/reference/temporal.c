@@ -26,18 +26,23 @@
  *     through the costs at v - 1, v, v + 1 (clamped to +-0.5).
  *  2. The noisy neighbour s is warped to t's grid with each block's vector
  *     (Catmull-Rom bicubic, mirrored borders): W_s(x) = s(x + v(block(x))).
- *  3. Brightness: W_s is matched to frame t's mean and spread, a gain and
- *     an offset: M_s(x) = g W_s(x) + o (float, product then sum), with
- *     g = sqrt (v_t / v_W) (1 where v_W is under 1/16), o = m_t - g m_W
- *     (doubles, then each rounded to float), from frame-wide statistics
- *     that any summation order gives exactly: m_t, v_t the mean and
- *     variance (mean of squares minus squared mean) of t's integer
- *     samples, m_W, v_W those of W_s rounded to 1/16 (q = lrintf (16 W),
- *     so m_W = mean q / 16, v_W = mean q^2 / 256 - m_W^2); the sums are
- *     integers, the rest double. M_s is what the tests below see and
- *     what is weighted and averaged: a fade or a change of exposure no
- *     longer looks like another shot, and a neighbour's brightness no
- *     longer biases the mean.
+ *  3. Brightness: m_t, v_t and m_s, v_s are the means and variances (mean
+ *     of squares minus squared mean, doubles, from integer sums: exact in
+ *     any order) of the integer samples of frames t and s, not warped.
+ *     A neighbour whose mean is more than BRIGHT_SKIP (30) levels from
+ *     t's is skipped: not used, but the frames beyond it on its side are
+ *     still tried (a flash frame; a cut to a much brighter or darker shot
+ *     skips each of that shot's frames the same way). Any other is
+ *     matched to t's mean and spread, a gain and an offset:
+ *     M_s(x) = g W_s(x) + o (float, product then sum), g = sqrt (v_t /
+ *     v_s) (1 where v_s is under 1/16), o = m_t - g m_s (doubles, each
+ *     then rounded to float). M_s is what the tests below see and what
+ *     is weighted and averaged: a fade no longer looks like another shot,
+ *     and a neighbour's brightness no longer biases the mean. (The
+ *     unwarped frames' statistics, not W_s's: the warp's interpolation
+ *     smooths noise and fine texture, which biased a gain taken from W_s
+ *     upwards, 4% at sigma 10 on a smooth pan, more on the flash and
+ *     fade clips; both frames hold the same noise.)
  *  4. Scene cuts: with D = M_s - t,
  *       mse = mean over the frame of lrintf (16 D)^2 / 256,
  *       low = mean over the frame of lrintf (16 S)^2 / (256 * 81), S the
@@ -88,8 +93,19 @@
  * the noise's share of it (2 sigma^2 / 9) and over LOW_FLOOR levels^2 */
 #define LOW_RATIO 2.0
 #define LOW_FLOOR 200.0
-/* frame statistics are taken on samples rounded to 1/STAT_SCALE */
+/* the cut tests' sums are of values rounded to 1/STAT_SCALE */
 #define STAT_SCALE 16.0f
+/* a neighbour whose frame mean is further than this from the current
+ * one's (levels) is skipped, not matched */
+#define BRIGHT_SKIP 30.0
+
+/* what add_neighbour did with a neighbour */
+typedef enum
+{
+  NB_ADDED,
+  NB_SKIPPED,                   /* brightness: the side goes on */
+  NB_OTHER_SHOT                 /* the side ends */
+} NbResult;
 
 #define CLAMP_TO(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
 
@@ -376,31 +392,23 @@ typedef struct
   double mean, var;
 } Stats;
 
-/* from the sums of n samples and of their squares (integers: any order),
- * in units of 1/@scale */
-static Stats
-stats_of (int64_t sum, int64_t sum2, double n, double scale)
-{
-  Stats st;
-
-  st.mean = (double) sum / n / scale;
-  st.var = (double) sum2 / n / (scale * scale) - st.mean * st.mean;
-  if (st.var < 0.0)
-    st.var = 0.0;
-  return st;
-}
-
+/* of @npix integer samples (the sums are exact in any order) */
 static Stats
 plane_stats (const uint8_t * data, size_t npix)
 {
   int64_t sum = 0, sum2 = 0;
+  Stats st;
   size_t i;
 
   for (i = 0; i < npix; i++) {
     sum += data[i];
     sum2 += (int64_t) data[i] * data[i];
   }
-  return stats_of (sum, sum2, (double) npix, 1.0);
+  st.mean = (double) sum / (double) npix;
+  st.var = (double) sum2 / (double) npix - st.mean * st.mean;
+  if (st.var < 0.0)
+    st.var = 0.0;
+  return st;
 }
 
 /* Gain and offset that give @from the mean and spread of @to */
@@ -414,9 +422,9 @@ match_gain (const Stats * to, const Stats * from, float *gain, float *offset)
 }
 
 /* Warps neighbour @frame onto @cur, matches its brightness to @cur's
- * (@cur_stats) and adds it with its robust weights; FALSE (nothing added)
- * when it is another shot (the header's step 4) */
-static int
+ * (@cur_stats) and adds it with its robust weights, or skips it (its
+ * brightness) or finds it another shot (the header's steps 3 and 4) */
+static NbResult
 add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
     const Stats * cur_stats, const IImage * search_cur,
     const uint8_t * frame, float sigma)
@@ -426,30 +434,30 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
   const float noise2 = 2.0f * sigma * sigma;
   Image nb = image_from_plane (frame, w, h), warped, diff;
   IImage search_nb = box3 (frame, w, h);
-  int64_t qsum = 0, qsum2 = 0, dsum2 = 0, lowsum2 = 0;
-  Stats nb_stats;
+  int64_t dsum2 = 0, lowsum2 = 0;
+  Stats nb_stats = plane_stats (frame, npix);
   float *vec, gain, offset;
   double mse, low;
   int bw, bh, x, y;
   size_t i;
 
+  if (fabs (cur_stats->mean - nb_stats.mean) > BRIGHT_SKIP) {
+    free (nb.data);
+    free (search_nb.data);
+    return NB_SKIPPED;
+  }
   vec = estimate_motion (search_cur, &search_nb, &bw, &bh);
   warped = image_new (w, h);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
       const float *v = &vec[2 * ((size_t) (y / BLOCK) * bw + x / BLOCK)];
-      float wv = bicubic (&nb, x + v[0], y + v[1]);
-      long q = lrintf (wv * STAT_SCALE);
 
-      warped.data[(size_t) y * w + x] = wv;
-      qsum += q;
-      qsum2 += (int64_t) q * q;
+      warped.data[(size_t) y * w + x] = bicubic (&nb, x + v[0], y + v[1]);
     }
   free (nb.data);
   free (search_nb.data);
   free (vec);
 
-  nb_stats = stats_of (qsum, qsum2, (double) npix, STAT_SCALE);
   match_gain (cur_stats, &nb_stats, &gain, &offset);
   diff = image_new (w, h);
   for (i = 0; i < npix; i++) {
@@ -478,7 +486,7 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
           && low > LOW_FLOOR)) {
     free (warped.data);
     free (diff.data);
-    return 0;
+    return NB_OTHER_SHOT;
   }
 
   for (y = 0; y < h; y++)
@@ -500,7 +508,7 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
     }
   free (warped.data);
   free (diff.data);
-  return 1;
+  return NB_ADDED;
 }
 
 float
@@ -528,8 +536,8 @@ cfx_ref_temporal_mean (uint8_t * mean, const uint8_t * const *frames, int n,
     for (k = 1; k <= radius && sigma > 0.0f; k++) {
       const int s = t + side * k;
 
-      if (s < 0 || s >= n || !add_neighbour (&acc, &wsum, &w2sum, &cur,
-              &cur_stats, &search_cur, frames[s], sigma))
+      if (s < 0 || s >= n || add_neighbour (&acc, &wsum, &w2sum, &cur,
+              &cur_stats, &search_cur, frames[s], sigma) == NB_OTHER_SHOT)
         break;
     }
 
