@@ -838,6 +838,16 @@ match_gain (const long long *isum, int k, double npix, double scale,
   *offset = (float) __dsub_rn (cm, __dmul_rn (g, wm));
 }
 
+/* The warped luma @warped (w x h) at mirrored (x, y), brightness-matched:
+ * the reference's g W + o, product and sum rounded one by one */
+__device__ __forceinline__ float
+matched_at (const float *warped, int w, int h, int x, int y, float g,
+    float o)
+{
+  return __fadd_rn (__fmul_rn (g, __ldg (&warped[(size_t) mirror (y, h) * w +
+                  mirror (x, w)])), o);
+}
+
 struct ResidualArgs
 {
   Comp cur;
@@ -879,12 +889,10 @@ residual (const __grid_constant__ ResidualArgs a)
 
   for (int i = tid; i < HX * HY; i += TX * TY) {
     int hx = i % HX, hy = i / HX;
-    int mx = mirror (x0 + hx - 1, a.cur.width);
-    int my = mirror (y0 + hy - 1, a.cur.height);
-    float m = __fadd_rn (__fmul_rn (g,
-            __ldg (&a.warped[k][(size_t) my * a.cur.width + mx])), o);
 
-    s_d[hy][hx] = __fsub_rn (m, sample8 (a.cur, mx, my));
+    s_d[hy][hx] = __fsub_rn (matched_at (a.warped[k], a.cur.width,
+            a.cur.height, x0 + hx - 1, y0 + hy - 1, g, o),
+        sample8 (a.cur, x0 + hx - 1, y0 + hy - 1));
   }
   __syncthreads ();
   if (x < a.cur.width && y < a.cur.height) {
@@ -1006,10 +1014,8 @@ luma_mean (const __grid_constant__ MeanArgs a)
       int hx = i % HX, hy = i / HX;
       /* the reference's window reads the matched image at mirrored
        * coordinates */
-      int mx = mirror (x0 + hx - 1, a.cur.width);
-      int my = mirror (y0 + hy - 1, a.cur.height);
-      float w = __fadd_rn (__fmul_rn (g,
-              __ldg (&a.warped[k][(size_t) my * a.cur.width + mx])), o);
+      float w = matched_at (a.warped[k], a.cur.width, a.cur.height,
+          x0 + hx - 1, y0 + hy - 1, g, o);
       float d = __fsub_rn (w, s_cur[hy][hx]);
 
       s_warp[hy][hx] = w;
