@@ -18,14 +18,23 @@
  *   search_image (once per input frame): luma -> 3x3 sums; two 2x2 levels
  *   match (3 launches, one per level, all neighbours in one grid): one
  *     thread per 8x8 block; level 0 adds the sub-pixel parabola
- *   warp_error: each neighbour's warped luma against the current frame,
- *     summed over the frame (double atomics): the scene-cut test
+ *   warp_error: each neighbour's warped luma, stored, and per 32x8 tile
+ *     the integer sums of its samples (not warped) and of their squares,
+ *     and of the current frame's; sum_parts_int adds the tiles
+ *   residual: per neighbour, its gain and offset from those sums (the
+ *     reference's double operations), the matched warped luma against the
+ *     current frame: per tile the integer sums of the rounded squared
+ *     difference and of the rounded squared 3x3 sum of differences (the
+ *     scene-cut tests); sum_parts_int adds the tiles. Integer sums are
+ *     exact in any order: the tests see the reference's numbers.
  *   luma_mean: a 32x8 tile with a 1-sample halo; per neighbour kept, the
- *     warped tile in shared memory, 3x3 error windows, weights, running
+ *     matched warped tile in shared memory, 3x3 error windows, weights, running
  *     sums; writes the mean, sums the variance, and leaves each weight
  *     (quantised to 1/255) where chroma finds it
  *   chroma_mean: per chroma sample, luma's vector of the co-sited luma
- *     sample scaled by the subsampling and its weight
+ *     sample scaled by the subsampling and its weight (chroma is not
+ *     brightness-matched: the reference defines luma only, and a gain on
+ *     luma says little about chroma's)
  *   noise_scale: one thread, sqrt (mean variance)
  *
  * Floor (4K I420, R = 2): read the current frame and four neighbours, write
@@ -44,8 +53,20 @@
 #define LAMBDA 1
 #define MAX_REFINE 4
 #define CUT_RATIO 3.0
+#define LOW_RATIO 2.0
+#define LOW_FLOOR 200.0
+#define STAT_SCALE 16.0f
+#define BRIGHT_SKIP 30.0
 #define MAXN (2 * CFX_TEMPORAL_MAX_RADIUS)
 #define MAXC CFX_TEMPORAL_MAX_CHANNELS
+
+/* rows of the integer frame sums: the current frame's sum of samples and
+ * of their squares, then per neighbour k the same of its samples, then
+ * per neighbour the sums of the cut tests (residual) */
+#define ISUM_CUR 0
+#define ISUM_NB(k) (2 + 2 * (k))
+#define ISUM_CUT(k) (2 + 2 * MAXN + 2 * (k))
+#define ISUM_ROWS (2 + 4 * MAXN)
 
 #define TX 32                   /* luma_mean tile */
 #define TY 8
@@ -77,11 +98,16 @@ struct _CfxTemporalScratch
   /* the mean, one tight plane per component (2 bytes a sample: any depth) */
   uint8_t *mean[MAXC];
   int mean_pitch[MAXC];
-  double *sse;                  /* MAXN sums of squared warp errors */
+  /* frame sums in integers (exact in any order), rows of ISUM_*: the
+   * current frame's samples, each neighbour's and its cut tests' squares;
+   * per luma tile in ipart (one row per sum), added up by sum_parts_int */
+  long long *isum;
+  long long *ipart;
+  float *gain, *offset;         /* per neighbour: its brightness match */
   double *var;                  /* sum of the mean's relative variance */
-  /* per luma tile: the partial sums of sse (MAXN rows) and var, summed
-   * in a fixed order by sum_parts (no atomics: one address taking an
-   * atomic from every tile serialises them) */
+  /* per luma tile: the partial sums of var, summed in a fixed order by
+   * sum_parts (no atomics: one address taking an atomic from every tile
+   * serialises them) */
   double *part;
   int tiles;
   float *scale;
@@ -150,11 +176,13 @@ cfx_temporal_scratch_new (CfxTemporalScratch ** scratch, int n_channels,
     }
     for (c = 0; c < n_channels; c++)
       TAKE (s->mean[c], uint8_t, (size_t) s->mean_pitch[c] * heights[c]);
-    TAKE (s->sse, double, MAXN + 1);
-    if (pass)
-      s->var = s->sse + MAXN;
+    TAKE (s->var, double, 1);
+    TAKE (s->isum, long long, ISUM_ROWS);
+    TAKE (s->gain, float, MAXN);
+    TAKE (s->offset, float, MAXN);
     s->tiles = ((widths[0] + TX - 1) / TX) * ((heights[0] + TY - 1) / TY);
-    TAKE (s->part, double, (size_t) (MAXN + 1) * s->tiles);
+    TAKE (s->part, double, (size_t) s->tiles);
+    TAKE (s->ipart, long long, (size_t) ISUM_ROWS * s->tiles);
     TAKE (s->scale, float, 1);
 #undef TAKE
     if (!pass) {
@@ -674,7 +702,7 @@ struct WarpArgs
   Comp nb[MAXN];
   const float2 *vec[MAXN];
   float *warped[MAXN];
-  double *part;                 /* MAXN rows of one partial sum per tile */
+  long long *ipart;             /* ISUM_ROWS rows of one sum per tile */
   int bw, tiles;
 };
 
@@ -700,48 +728,241 @@ block_sum (double v)
   return v;                     /* in thread 0 */
 }
 
-/* Each neighbour's luma warped (kept for luma_mean) and the sum over the
- * frame of (warped - current)^2 */
+/* Two integer sums over the block at once (exact: any order), into
+ * thread 0's @a and @b */
+__device__ __forceinline__ void
+block_sum_int2 (long long &a, long long &b)
+{
+  __shared__ long long s_part[2][32];
+  int lane = (threadIdx.y * blockDim.x + threadIdx.x) & 31;
+  int wid = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
+  int nw = (blockDim.x * blockDim.y + 31) >> 5;
+
+  for (int o = 16; o > 0; o >>= 1) {
+    a += __shfl_xor_sync (0xffffffffu, a, o);
+    b += __shfl_xor_sync (0xffffffffu, b, o);
+  }
+  if (lane == 0) {
+    s_part[0][wid] = a;
+    s_part[1][wid] = b;
+  }
+  __syncthreads ();
+  a = b = 0;
+  if (wid == 0) {
+    a = lane < nw ? s_part[0][lane] : 0;
+    b = lane < nw ? s_part[1][lane] : 0;
+    for (int o = 16; o > 0; o >>= 1) {
+      a += __shfl_xor_sync (0xffffffffu, a, o);
+      b += __shfl_xor_sync (0xffffffffu, b, o);
+    }
+  }
+  __syncthreads ();             /* s_part is free for a next call */
+}
+
+/* a value in 8-bit units rounded to 1/STAT_SCALE, as the reference's
+ * lrintf (v * STAT_SCALE) (to nearest, ties to even) */
+__device__ __forceinline__ long long
+stat_q (float v)
+{
+  return (long long) __float2int_rn (__fmul_rn (v, STAT_SCALE));
+}
+
+/* Each neighbour's luma warped (kept for the next kernels) and, per tile,
+ * the sums of its integer samples and of their squares; the blocks of
+ * neighbour 0 sum the current frame's too */
 __global__ void __launch_bounds__ (256)
 warp_error (const __grid_constant__ WarpArgs a)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
-  double e = 0.0;
+  const size_t tile = blockIdx.y * gridDim.x + blockIdx.x;
+  long long q1 = 0, q2 = 0, c1 = 0, c2 = 0;
 
   if (x < a.cur.width && y < a.cur.height) {
-    float w = warp_luma (a.nb[k], a.vec[k], a.bw, x, y);
-    float d = __fsub_rn (w, (float) raw (a.cur, x, y) * a.cur.to8);
-
-    a.warped[k][(size_t) y * a.cur.width + x] = w;
-    e = (double) __fmul_rn (d, d);
+    a.warped[k][(size_t) y * a.cur.width + x] = warp_luma (a.nb[k], a.vec[k],
+        a.bw, x, y);
+    q1 = raw (a.nb[k], x, y);
+    q2 = q1 * q1;
+    if (k == 0) {
+      c1 = raw (a.cur, x, y);
+      c2 = c1 * c1;
+    }
   }
-  e = block_sum (e);
-  if (threadIdx.x == 0 && threadIdx.y == 0)
-    a.part[(size_t) k * a.tiles + blockIdx.y * gridDim.x + blockIdx.x] = e;
+  block_sum_int2 (q1, q2);
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    a.ipart[(size_t) ISUM_NB (k) * a.tiles + tile] = q1;
+    a.ipart[(size_t) (ISUM_NB (k) + 1) * a.tiles + tile] = q2;
+  }
+  if (k == 0) {                 /* the same for the whole block */
+    block_sum_int2 (c1, c2);
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+      a.ipart[(size_t) ISUM_CUR * a.tiles + tile] = c1;
+      a.ipart[(size_t) (ISUM_CUR + 1) * a.tiles + tile] = c2;
+    }
+  }
+}
+
+/* A frame's mean in 8-bit levels from the sum of its @n integer samples,
+ * @scale of them to a level (1 for 8 bits: the reference's plane_stats,
+ * its double operations one by one; powers of 2 for more bits, exact) */
+__device__ __forceinline__ double
+mean_of (long long sum, double n, double scale)
+{
+  return __ddiv_rn (__ddiv_rn ((double) sum, n), scale);
+}
+
+/* ... and its variance, with @sum2 the sum of the squares */
+__device__ __forceinline__ double
+var_of (long long sum, long long sum2, double n, double scale)
+{
+  double m = mean_of (sum, n, scale);
+  double v = __dsub_rn (__ddiv_rn (__ddiv_rn ((double) sum2, n),
+          __dmul_rn (scale, scale)), __dmul_rn (m, m));
+
+  return v < 0.0 ? 0.0 : v;
+}
+
+/* Neighbour @k's gain and offset onto the current frame (the reference's
+ * match_gain), from the frame sums; @scale: samples per 8-bit level */
+__device__ __forceinline__ void
+match_gain (const long long *isum, int k, double npix, double scale,
+    float *gain, float *offset)
+{
+  double cm = mean_of (isum[ISUM_CUR], npix, scale);
+  double cv = var_of (isum[ISUM_CUR], isum[ISUM_CUR + 1], npix, scale);
+  double wm = mean_of (isum[ISUM_NB (k)], npix, scale);
+  double wv = var_of (isum[ISUM_NB (k)], isum[ISUM_NB (k) + 1], npix, scale);
+  double g = wv >= 1.0 / 16.0 ? __dsqrt_rn (__ddiv_rn (cv, wv)) : 1.0;
+
+  *gain = (float) g;
+  *offset = (float) __dsub_rn (cm, __dmul_rn (g, wm));
+}
+
+/* The warped luma @warped (w x h) at mirrored (x, y), brightness-matched:
+ * the reference's g W + o, product and sum rounded one by one */
+__device__ __forceinline__ float
+matched_at (const float *warped, int w, int h, int x, int y, float g,
+    float o)
+{
+  return __fadd_rn (__fmul_rn (g, __ldg (&warped[(size_t) mirror (y, h) * w +
+                  mirror (x, w)])), o);
+}
+
+struct ResidualArgs
+{
+  Comp cur;
+  const float *warped[MAXN];
+  const long long *isum;
+  long long *ipart;
+  float *gain, *offset;
+  int tiles;
+};
+
+/* The cut tests' sums of neighbour blockIdx.z, per tile: with D the
+ * matched warped luma minus the current one, the squares of D and of its
+ * 3x3 window's sum (row by row, the reference's order), each rounded to
+ * 1/16 first. Writes the neighbour's gain and offset for luma_mean. */
+__global__ void __launch_bounds__ (TX * TY)
+residual (const __grid_constant__ ResidualArgs a)
+{
+  __shared__ float s_d[HY][HX];
+  __shared__ float s_match[2];
+  const int tid = threadIdx.y * TX + threadIdx.x, k = blockIdx.z;
+  const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
+  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
+  const double npix = (double) a.cur.width * a.cur.height;
+  long long d2 = 0, low2 = 0;
+
+  if (tid == 0) {
+    float g, o;
+
+    match_gain (a.isum, k, npix, (double) a.cur.from8, &g, &o);
+    s_match[0] = g;
+    s_match[1] = o;
+    if (blockIdx.x == 0 && blockIdx.y == 0) {
+      a.gain[k] = g;
+      a.offset[k] = o;
+    }
+  }
+  __syncthreads ();
+  const float g = s_match[0], o = s_match[1];
+
+  for (int i = tid; i < HX * HY; i += TX * TY) {
+    int hx = i % HX, hy = i / HX;
+
+    s_d[hy][hx] = __fsub_rn (matched_at (a.warped[k], a.cur.width,
+            a.cur.height, x0 + hx - 1, y0 + hy - 1, g, o),
+        sample8 (a.cur, x0 + hx - 1, y0 + hy - 1));
+  }
+  __syncthreads ();
+  if (x < a.cur.width && y < a.cur.height) {
+    float s9 = 0.f;
+    long long q = stat_q (s_d[threadIdx.y + 1][threadIdx.x + 1]);
+
+    d2 = q * q;
+    for (int dy = 0; dy < 3; dy++)
+      for (int dx = 0; dx < 3; dx++)
+        s9 = __fadd_rn (s9, s_d[threadIdx.y + dy][threadIdx.x + dx]);
+    q = stat_q (s9);
+    low2 = q * q;
+  }
+  block_sum_int2 (d2, low2);
+  if (tid == 0) {
+    const size_t tile = blockIdx.y * gridDim.x + blockIdx.x;
+
+    a.ipart[(size_t) ISUM_CUT (k) * a.tiles + tile] = d2;
+    a.ipart[(size_t) (ISUM_CUT (k) + 1) * a.tiles + tile] = low2;
+  }
 }
 
 /* ---- the mean -------------------------------------------------------- */
 
-/* Which neighbours count: outward on each side, up to the first that is
- * another shot (k < n_past: past k + 1; then the future ones) */
+/* Another shot: the reference's two tests on neighbour @k's sums, its
+ * double operations */
+__device__ __forceinline__ bool
+other_shot (const long long *isum, int k, float noise2, double npix)
+{
+  const double sq = (double) (STAT_SCALE * STAT_SCALE);
+  double mse = __ddiv_rn (__ddiv_rn ((double) isum[ISUM_CUT (k)], npix), sq);
+  double low = __ddiv_rn (__ddiv_rn ((double) isum[ISUM_CUT (k) + 1], npix),
+      __dmul_rn (sq, 81.0));
+
+  return mse > __dmul_rn (CUT_RATIO, (double) noise2)
+      || (low > __ddiv_rn (__dmul_rn (LOW_RATIO, (double) noise2), 9.0)
+      && low > LOW_FLOOR);
+}
+
+/* Skipped for its brightness: neighbour @k's mean further than
+ * BRIGHT_SKIP levels from the current frame's */
+__device__ __forceinline__ bool
+too_bright (const long long *isum, int k, double npix, double scale)
+{
+  return fabs (__dsub_rn (mean_of (isum[ISUM_CUR], npix, scale),
+          mean_of (isum[ISUM_NB (k)], npix, scale))) > BRIGHT_SKIP;
+}
+
+/* Which neighbours count: outward on each side, those not skipped for
+ * their brightness up to the first that is another shot (k < n_past:
+ * past k + 1; then the future ones). @scale: luma samples per 8-bit
+ * level. */
 __device__ __forceinline__ unsigned
-kept_neighbours (const double *sse, int n_past, int n_future, float noise2,
-    double npix)
+kept_neighbours (const long long *isum, int n_past, int n_future,
+    float noise2, double npix, double scale)
 {
   unsigned kept = 0;
 
   if (!(noise2 > 0.f))
     return 0;
-  for (int k = 0; k < n_past; k++) {
-    if (sse[k] / npix > CUT_RATIO * noise2)
-      break;
-    kept |= 1u << k;
-  }
-  for (int k = 0; k < n_future; k++) {
-    if (sse[n_past + k] / npix > CUT_RATIO * noise2)
-      break;
-    kept |= 1u << (n_past + k);
+  for (int side = 0; side < 2; side++) {
+    const int first = side ? n_past : 0, n = side ? n_future : n_past;
+
+    for (int k = first; k < first + n; k++) {
+      if (too_bright (isum, k, npix, scale))
+        continue;
+      if (other_shot (isum, k, noise2, npix))
+        break;
+      kept |= 1u << k;
+    }
   }
   return kept;
 }
@@ -751,7 +972,8 @@ struct MeanArgs
   Comp cur;
   const float *warped[MAXN];
   uint8_t *weight[MAXN];        /* NULL: no chroma */
-  const double *sse;
+  const long long *isum;
+  const float *gain, *offset;
   double *var_part;             /* one partial sum per tile */
   uint8_t *mean;
   int mean_pitch;
@@ -772,8 +994,8 @@ luma_mean (const __grid_constant__ MeanArgs a)
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
   const bool inside = x < a.cur.width && y < a.cur.height;
   const int n = a.n_past + a.n_future;
-  unsigned kept = kept_neighbours (a.sse, a.n_past, a.n_future, a.noise2,
-      (double) a.cur.width * a.cur.height);
+  unsigned kept = kept_neighbours (a.isum, a.n_past, a.n_future, a.noise2,
+      (double) a.cur.width * a.cur.height, (double) a.cur.from8);
   float acc = 0.f, wsum = 0.f, w2sum = 0.f;
 
   for (int i = tid; i < HX * HY; i += TX * TY) {
@@ -787,13 +1009,13 @@ luma_mean (const __grid_constant__ MeanArgs a)
   for (int k = 0; k < n; k++) {
     if (!(kept >> k & 1u))
       continue;                 /* the same for the whole block */
+    const float g = a.gain[k], o = a.offset[k];
     for (int i = tid; i < HX * HY; i += TX * TY) {
       int hx = i % HX, hy = i / HX;
-      /* the reference's window reads the warped image at mirrored
+      /* the reference's window reads the matched image at mirrored
        * coordinates */
-      int mx = mirror (x0 + hx - 1, a.cur.width);
-      int my = mirror (y0 + hy - 1, a.cur.height);
-      float w = __ldg (&a.warped[k][(size_t) my * a.cur.width + mx]);
+      float w = matched_at (a.warped[k], a.cur.width, a.cur.height,
+          x0 + hx - 1, y0 + hy - 1, g, o);
       float d = __fsub_rn (w, s_cur[hy][hx]);
 
       s_warp[hy][hx] = w;
@@ -839,11 +1061,12 @@ struct ChromaArgs
   Comp nb[MAXN][2];
   const float2 *vec[MAXN];
   const uint8_t *weight[MAXN];
-  const double *sse;
+  const long long *isum;
   uint8_t *mean[2];
   int mean_pitch[2];
   int n_past, n_future, bw, luma_w, luma_h, sx, sy;
   float noise2;
+  float luma_scale;             /* luma samples per 8-bit level */
 };
 
 /* chroma follows luma: the vector of the co-sited luma sample's block,
@@ -858,8 +1081,8 @@ chroma_mean (const __grid_constant__ ChromaArgs a)
 
   if (x >= cur.width || y >= cur.height)
     return;
-  unsigned kept = kept_neighbours (a.sse, a.n_past, a.n_future, a.noise2,
-      (double) a.luma_w * a.luma_h);
+  unsigned kept = kept_neighbours (a.isum, a.n_past, a.n_future, a.noise2,
+      (double) a.luma_w * a.luma_h, (double) a.luma_scale);
   const int lx = min (x << a.sx, a.luma_w - 1), ly = min (y << a.sy,
       a.luma_h - 1);
   const float fx = 1.f / (float) (1 << a.sx), fy = 1.f / (float) (1 << a.sy);
@@ -892,6 +1115,20 @@ sum_parts (const double *parts, int n, double *sums)
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     v += p[i];
   v = block_sum (v);
+  if (threadIdx.x == 0)
+    sums[blockIdx.x] = v;
+}
+
+/* The same for integer sums (exact: the order does not matter) */
+__global__ void __launch_bounds__ (1024)
+sum_parts_int (const long long *parts, int n, long long *sums)
+{
+  const long long *p = parts + (size_t) blockIdx.x * n;
+  long long v = 0, unused = 0;
+
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    v += p[i];
+  block_sum_int2 (v, unused);
   if (threadIdx.x == 0)
     sums[blockIdx.x] = v;
 }
@@ -982,14 +1219,33 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       wa.vec[k] = s->vec[k];
       wa.warped[k] = s->warped[k];
     }
-    wa.part = s->part;
+    wa.ipart = s->ipart;
     wa.bw = s->bw[0];
     wa.tiles = s->tiles;
-    err = cfx_launch (warp_error, dim3 ((luma.width + TX - 1) / TX,
-            (luma.height + TY - 1) / TY, n), dim3 (TX, TY), 0, stream, wa);
+    const dim3 tiles ((luma.width + TX - 1) / TX, (luma.height + TY - 1) / TY,
+        n);
+    err = cfx_launch (warp_error, tiles, dim3 (TX, TY), 0, stream, wa);
     if (err == cudaSuccess)
-      err = cfx_launch (sum_parts, dim3 (n), dim3 (1024), 0, stream,
-          (const double *) s->part, s->tiles, s->sse);
+      err = cfx_launch (sum_parts_int, dim3 (ISUM_NB (n)), dim3 (1024), 0,
+          stream, (const long long *) s->ipart, s->tiles, s->isum);
+    if (err != cudaSuccess)
+      return err;
+
+    ResidualArgs ra;
+    memset (&ra, 0, sizeof (ra));
+    ra.cur = luma;
+    for (k = 0; k < n; k++)
+      ra.warped[k] = s->warped[k];
+    ra.isum = s->isum;
+    ra.ipart = s->ipart;
+    ra.gain = s->gain;
+    ra.offset = s->offset;
+    ra.tiles = s->tiles;
+    err = cfx_launch (residual, tiles, dim3 (TX, TY), 0, stream, ra);
+    if (err == cudaSuccess)
+      err = cfx_launch (sum_parts_int, dim3 (2 * n), dim3 (1024), 0, stream,
+          (const long long *) (s->ipart + (size_t) ISUM_CUT (0) * s->tiles),
+          s->tiles, s->isum + ISUM_CUT (0));
     if (err != cudaSuccess)
       return err;
   }
@@ -1001,8 +1257,10 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     ma.warped[k] = s->warped[k];
     ma.weight[k] = n_channels > 1 ? s->weight[k] : NULL;
   }
-  ma.sse = s->sse;
-  ma.var_part = s->part + (size_t) MAXN * s->tiles;
+  ma.isum = s->isum;
+  ma.gain = s->gain;
+  ma.offset = s->offset;
+  ma.var_part = s->part;
   ma.mean = s->mean[0];
   ma.mean_pitch = s->mean_pitch[0];
   ma.n_past = p->sigma > 0.f ? p->n_past : 0;
@@ -1034,7 +1292,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       ca.vec[k] = s->vec[k];
       ca.weight[k] = s->weight[k];
     }
-    ca.sse = s->sse;
+    ca.isum = s->isum;
     ca.n_past = ma.n_past;
     ca.n_future = ma.n_future;
     ca.bw = s->bw[0];
@@ -1043,6 +1301,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     ca.sx = ma.sx;
     ca.sy = ma.sy;
     ca.noise2 = noise2;
+    ca.luma_scale = luma.from8;
     err = cfx_launch (chroma_mean, dim3 ((s->cw + 31) / 32, (s->ch + 7) / 8,
             n_channels - 1), dim3 (32, 8), 0, stream, ca);
     if (err != cudaSuccess)
@@ -1050,8 +1309,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
   }
 
   err = cfx_launch (sum_parts, dim3 (1), dim3 (1024), 0, stream,
-      (const double *) (s->part + (size_t) MAXN * s->tiles), s->tiles,
-      s->var);
+      (const double *) s->part, s->tiles, s->var);
   if (err != cudaSuccess)
     return err;
   return cfx_launch (noise_scale, dim3 (1), dim3 (1), 0, stream,

@@ -18,11 +18,11 @@ cudafx_packages="meson ninja-build pkg-config gcc libglib2.0-dev
 cudafx_optional_packages="gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
  ffmpeg gobject-introspection libgirepository1.0-dev python3-gi
  gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0"
-# With a GPU, the degrain quality test needs scikit-image's photographs
-if [ -e /dev/nvidia0 ]; then
-  cudafx_optional_packages="$cudafx_optional_packages python3-skimage
+# scikit-image's photographs: the temporal degrain's cut test
+# (tests/temporal/test-cuts.py, CPU) and, with a GPU, the degrain quality
+# test
+cudafx_optional_packages="$cudafx_optional_packages python3-skimage
  python3-numpy"
-fi
 
 cudafx_missing () {
   local p missing=""

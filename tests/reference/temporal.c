@@ -26,19 +26,45 @@
  *     through the costs at v - 1, v, v + 1 (clamped to +-0.5).
  *  2. The noisy neighbour s is warped to t's grid with each block's vector
  *     (Catmull-Rom bicubic, mirrored borders): W_s(x) = s(x + v(block(x))).
- *  3. Scene cuts: a neighbour whose warped frame differs from frame t by
- *     a mean square over 3 x 2 sigma^2 (two noisy views of one picture
- *     differ by 2 sigma^2) is another shot: it and the frames beyond it
- *     on its side are left out (neighbours are taken outward from t).
- *     Robust weight of each warped sample: e = mean of (W_s - t)^2 over
+ *  3. Brightness: m_t, v_t and m_s, v_s are the means and variances (mean
+ *     of squares minus squared mean, doubles, from integer sums: exact in
+ *     any order) of the integer samples of frames t and s, not warped.
+ *     A neighbour whose mean is more than BRIGHT_SKIP (30) levels from
+ *     t's is skipped: not used, but the frames beyond it on its side are
+ *     still tried (a flash frame; a cut to a much brighter or darker shot
+ *     skips each of that shot's frames the same way). Any other is
+ *     matched to t's mean and spread, a gain and an offset:
+ *     M_s(x) = g W_s(x) + o (float, product then sum), g = sqrt (v_t /
+ *     v_s) (1 where v_s is under 1/16), o = m_t - g m_s (doubles, each
+ *     then rounded to float). M_s is what the tests below see and what
+ *     is weighted and averaged: a fade no longer looks like another shot,
+ *     and a neighbour's brightness no longer biases the mean. (The
+ *     unwarped frames' statistics, not W_s's: the warp's interpolation
+ *     smooths noise and fine texture, which biased a gain taken from W_s
+ *     upwards, 4% at sigma 10 on a smooth pan, more on the flash and
+ *     fade clips; both frames hold the same noise.)
+ *  4. Scene cuts: with D = M_s - t,
+ *       mse = mean over the frame of lrintf (16 D)^2 / 256,
+ *       low = mean over the frame of lrintf (16 S)^2 / (256 * 81), S the
+ *             sum of D over the 3x3 window (mirrored borders; row by row,
+ *             left to right): the squared 3x3 mean of the residual,
+ *     s is another shot when mse > 3 x 2 sigma^2 (two noisy views of one
+ *     picture differ by 2 sigma^2) or when low > 2 x 2 sigma^2 / 9 (the
+ *     noise's share of the 3x3 mean) and low > 200 levels^2 (fine
+ *     texture that the vectors miss by a fraction of a pixel stays under
+ *     it at every sigma; another shot's content does not average out of
+ *     the 3x3 mean however well the search matched its noise). Such a
+ *     neighbour and the frames beyond it on its side are left out
+ *     (neighbours are taken outward from t).
+ *     Robust weight of each matched sample: e = mean of (M_s - t)^2 over
  *     the 3x3 window around x, r = e / (2 sigma^2); w = 1 for r <= 1.5,
  *     0 for r >= 4, linear between: occlusions and failed vectors drop
  *     out locally.
- *  4. Temporal mean: A(x) = (t(x) + sum_s w_s W_s(x)) / (1 + sum_s w_s),
+ *  5. Temporal mean: A(x) = (t(x) + sum_s w_s M_s(x)) / (1 + sum_s w_s),
  *     rounded to the sample grid (to nearest, clipped), and its noise
  *     variance sigma^2 (1 + sum w_s^2) / (1 + sum w_s)^2 (independent
  *     noise; the warp's interpolation is not counted).
- *  5. The spatial degrain (cfx_ref_degrain_plane, Wiener, 5 levels) of A
+ *  6. The spatial degrain (cfx_ref_degrain_plane, Wiener, 5 levels) of A
  *     with sigma = sigma times the root of the mean of that variance over
  *     the frame: the spatial stage is fed the noise the temporal stage
  *     left.
@@ -59,10 +85,27 @@
 #define SEARCH2 4
 #define LAMBDA 1
 #define MAX_REFINE 4
-/* a neighbour whose warped frame differs from the current one by more
+/* a neighbour whose matched frame differs from the current one by more
  * than this many times two noisy views' 2 sigma^2 (mean over the frame)
  * is another shot */
 #define CUT_RATIO 3.0
+/* ... and one whose residual's squared 3x3 mean is over this many times
+ * the noise's share of it (2 sigma^2 / 9) and over LOW_FLOOR levels^2 */
+#define LOW_RATIO 2.0
+#define LOW_FLOOR 200.0
+/* the cut tests' sums are of values rounded to 1/STAT_SCALE */
+#define STAT_SCALE 16.0f
+/* a neighbour whose frame mean is further than this from the current
+ * one's (levels) is skipped, not matched */
+#define BRIGHT_SKIP 30.0
+
+/* what add_neighbour did with a neighbour */
+typedef enum
+{
+  NB_ADDED,
+  NB_SKIPPED,                   /* brightness: the side goes on */
+  NB_OTHER_SHOT                 /* the side ends */
+} NbResult;
 
 #define CLAMP_TO(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
 
@@ -343,39 +386,107 @@ image_from_plane (const uint8_t * data, int w, int h)
   return im;
 }
 
-/* Warps neighbour @frame onto @cur and adds it with its robust weights;
- * FALSE (nothing added) when it is another shot: its mean squared
- * difference from @cur after the warp is over CUT_RATIO times the 2
- * sigma^2 of two noisy views of one picture */
-static int
+/* A frame's brightness: the mean and variance of its samples */
+typedef struct
+{
+  double mean, var;
+} Stats;
+
+/* of @npix integer samples (the sums are exact in any order) */
+static Stats
+plane_stats (const uint8_t * data, size_t npix)
+{
+  int64_t sum = 0, sum2 = 0;
+  Stats st;
+  size_t i;
+
+  for (i = 0; i < npix; i++) {
+    sum += data[i];
+    sum2 += (int64_t) data[i] * data[i];
+  }
+  st.mean = (double) sum / (double) npix;
+  st.var = (double) sum2 / (double) npix - st.mean * st.mean;
+  if (st.var < 0.0)
+    st.var = 0.0;
+  return st;
+}
+
+/* Gain and offset that give @from the mean and spread of @to */
+static void
+match_gain (const Stats * to, const Stats * from, float *gain, float *offset)
+{
+  double g = from->var >= 1.0 / 16.0 ? sqrt (to->var / from->var) : 1.0;
+
+  *gain = (float) g;
+  *offset = (float) (to->mean - g * from->mean);
+}
+
+/* Warps neighbour @frame onto @cur, matches its brightness to @cur's
+ * (@cur_stats) and adds it with its robust weights, or skips it (its
+ * brightness) or finds it another shot (the header's steps 3 and 4) */
+static NbResult
 add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
-    const IImage * search_cur, const uint8_t * frame, float sigma)
+    const Stats * cur_stats, const IImage * search_cur,
+    const uint8_t * frame, float sigma)
 {
   const int w = cur->w, h = cur->h;
+  const size_t npix = (size_t) w * h;
   const float noise2 = 2.0f * sigma * sigma;
-  Image nb = image_from_plane (frame, w, h), warped;
+  Image nb = image_from_plane (frame, w, h), warped, diff;
   IImage search_nb = box3 (frame, w, h);
-  double mse = 0.0;
-  float *vec;
+  int64_t dsum2 = 0, lowsum2 = 0;
+  Stats nb_stats = plane_stats (frame, npix);
+  float *vec, gain, offset;
+  double mse, low;
   int bw, bh, x, y;
+  size_t i;
 
+  if (fabs (cur_stats->mean - nb_stats.mean) > BRIGHT_SKIP) {
+    free (nb.data);
+    free (search_nb.data);
+    return NB_SKIPPED;
+  }
   vec = estimate_motion (search_cur, &search_nb, &bw, &bh);
   warped = image_new (w, h);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
       const float *v = &vec[2 * ((size_t) (y / BLOCK) * bw + x / BLOCK)];
-      float d;
 
       warped.data[(size_t) y * w + x] = bicubic (&nb, x + v[0], y + v[1]);
-      d = warped.data[(size_t) y * w + x] - cur->data[(size_t) y * w + x];
-      mse += d * d;
     }
   free (nb.data);
   free (search_nb.data);
   free (vec);
-  if (mse / ((double) w * h) > CUT_RATIO * noise2) {
+
+  match_gain (cur_stats, &nb_stats, &gain, &offset);
+  diff = image_new (w, h);
+  for (i = 0; i < npix; i++) {
+    long q;
+
+    warped.data[i] = gain * warped.data[i] + offset;
+    diff.data[i] = warped.data[i] - cur->data[i];
+    q = lrintf (diff.data[i] * STAT_SCALE);
+    dsum2 += (int64_t) q * q;
+  }
+  for (y = 0; y < h; y++)
+    for (x = 0; x < w; x++) {
+      float s9 = 0.0f;
+      long q;
+      int dx, dy;
+
+      for (dy = -1; dy <= 1; dy++)
+        for (dx = -1; dx <= 1; dx++)
+          s9 += at (&diff, x + dx, y + dy);
+      q = lrintf (s9 * STAT_SCALE);
+      lowsum2 += (int64_t) q * q;
+    }
+  mse = (double) dsum2 / (double) npix / (STAT_SCALE * STAT_SCALE);
+  low = (double) lowsum2 / (double) npix / (STAT_SCALE * STAT_SCALE * 81.0);
+  if (mse > CUT_RATIO * noise2 || (low > LOW_RATIO * noise2 / 9.0
+          && low > LOW_FLOOR)) {
     free (warped.data);
-    return 0;
+    free (diff.data);
+    return NB_OTHER_SHOT;
   }
 
   for (y = 0; y < h; y++)
@@ -385,7 +496,7 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
 
       for (dy = -1; dy <= 1; dy++)
         for (dx = -1; dx <= 1; dx++) {
-          float d = at (&warped, x + dx, y + dy) - at (cur, x + dx, y + dy);
+          float d = at (&diff, x + dx, y + dy);
 
           e += d * d;
         }
@@ -396,7 +507,8 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
       w2sum->data[(size_t) y * w + x] += wt * wt;
     }
   free (warped.data);
-  return 1;
+  free (diff.data);
+  return NB_ADDED;
 }
 
 float
@@ -405,11 +517,13 @@ cfx_ref_temporal_mean (uint8_t * mean, const uint8_t * const *frames, int n,
 {
   Image cur, acc, wsum, w2sum;
   IImage search_cur;
+  Stats cur_stats;
   double var_sum = 0.0;
   size_t i, npix = (size_t) w * h;
   int side, k;
 
   cur = image_from_plane (frames[t], w, h);
+  cur_stats = plane_stats (frames[t], npix);
   search_cur = box3 (frames[t], w, h);
   acc = image_new (w, h);
   wsum = image_new (w, h);
@@ -422,8 +536,8 @@ cfx_ref_temporal_mean (uint8_t * mean, const uint8_t * const *frames, int n,
     for (k = 1; k <= radius && sigma > 0.0f; k++) {
       const int s = t + side * k;
 
-      if (s < 0 || s >= n || !add_neighbour (&acc, &wsum, &w2sum, &cur,
-              &search_cur, frames[s], sigma))
+      if (s < 0 || s >= n || add_neighbour (&acc, &wsum, &w2sum, &cur,
+              &cur_stats, &search_cur, frames[s], sigma) == NB_OTHER_SHOT)
         break;
     }
 

@@ -22,6 +22,7 @@
 #                  {in} {out}'
 
 import argparse
+import json
 import math
 import os
 import shlex
@@ -444,6 +445,9 @@ def main():
                     "one is compared with frame by frame on scenecut: the "
                     "issue's 'no frame worse than spatial-only by more "
                     "than 0.1 dB'")
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write every frame's PSNR there: "
+                    "{sigma: {method: {clip: [dB per frame]}}}")
     args = ap.parse_args()
     args.sigmas = [float(x) for x in args.sigmas.split(",")]
     args.clips = args.clips.split(",")
@@ -524,6 +528,13 @@ def main():
         report += "\nFrame alignment warnings:\n\n" + "\n".join(
             "- " + w for w in warnings) + "\n"
     print(report)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"%g" % sg: {m: {c: [float(v) for v in fr]
+                                       for c, fr in
+                                       extra[sg][m]["frames"].items()}
+                                   for m, _ in methods}
+                       for sg in args.sigmas}, f)
     with open(os.path.join(args.out, "results.md"), "w") as f:
         f.write(report + "\n")
     names = [m for m, _ in methods]
