@@ -3,8 +3,8 @@
  * @title: cudadeinterlace
  *
  * Deinterlaces device frames on the GPU: bwdif (the default) and yadif,
- * bit-exact with FFmpeg 5.1's CPU filters, and the intra-field ELA and
- * linear modes. 10 to 16-bit formats (P010_10LE, I420_10LE, I422_10LE,
+ * bit-exact with the CPU filters of FFmpeg 6.1 to 8.x, and the
+ * intra-field ELA and linear modes. 10 to 16-bit formats (P010_10LE, I420_10LE, I422_10LE,
  * Y444_16LE ...) take the same methods as FFmpeg's two-byte filters
  * (bwdif there needs frames of 7 rows); the unused bits of their words
  * are ignored and written 0. At field rate (`fields=all`, the default) every interlaced
@@ -466,7 +466,8 @@ gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
       break;
   }
   /* bwdif has no temporal neighbour for the stream's first field, nor at
-   * field rate for its last */
+   * field rate for its last: the intra filter (but on the 3 edge rows each
+   * side, FFmpeg 6.1's rule) */
   field.intra_only = (window->output == 0 && window->n_before == 0)
       || (window->output == 1 && window->n_after == 0);
 

@@ -2,7 +2,8 @@
  * arithmetic of one interpolated word (the cubic and spatial predictors,
  * the intra-field filter of the first and last fields), then a thread's
  * strip: the sliding window over the rows inside the frame and the slow
- * path for the rows near its top and bottom. */
+ * path for the rows near its top and bottom (which the first and last
+ * fields share with the others, as FFmpeg 6.1 to 8.x do). */
 #ifndef CFX_DEINTERLACE_BWDIF_CUH
 #define CFX_DEINTERLACE_BWDIF_CUH
 
@@ -235,6 +236,37 @@ NO_UNROLL
 #undef BW_STEP
 }
 
+/* bwdif's edge rows (y < 4 or y + 5 > h): the page's mirrored m and p,
+ * no cubic */
+template < int MODE > CFX_HD void
+bwdif_edge (const View & v, int y)
+{
+  const int h = v.height;
+  BwIn e = { };
+  int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
+  u32 a = ld < MODE > (v, FA, y), b = ld < MODE > (v, FB, y);
+
+  e.c[1] = ld < MODE > (v, FC, m);
+  e.c[2] = ld < MODE > (v, FC, p);
+  e.c16[0] = unpack (e.c[1]);
+  e.c16[1] = unpack (e.c[2]);
+  e.t.d[1] = mean_of (a, b);
+  e.t.td0 = absdiff4 (a, b);
+  e.t.ap[0] = against_c < MODE > (v, FP, m, e.c[1]);
+  e.t.ap[1] = against_c < MODE > (v, FP, p, e.c[2]);
+  e.t.an[0] = against_c < MODE > (v, FN, m, e.c[1]);
+  e.t.an[1] = against_c < MODE > (v, FN, p, e.c[2]);
+  if (!(y < 2 || y + 3 > h)) {
+    e.t.d[0] = mean_of (ld < MODE > (v, FA, y - 2),
+        ld < MODE > (v, FB, y - 2));
+    e.t.d[2] = mean_of (ld < MODE > (v, FA, y + 2),
+        ld < MODE > (v, FB, y + 2));
+    st < MODE > (v, y, bwdif_word < true, true > (e));
+  } else {
+    st < MODE > (v, y, bwdif_word < true, false > (e));
+  }
+}
+
 /* bwdif, one pair with every row loaded (the rows near the top and
  * bottom, the columns that need checks) */
 template < int MODE > CFX_HD void
@@ -267,35 +299,13 @@ UNROLL
     w.t.an[1] = against_c < MODE > (v, FN, y + 1, w.c[2]);
     st < MODE > (v, y, bwdif_word < false, true > (w));
   } else if (y < h) {
-    /* edge rows: the page's mirrored m and p, no cubic */
-    BwIn e = { };
-    int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
-    u32 a = ld < MODE > (v, FA, y), b = ld < MODE > (v, FB, y);
-
-    e.c[1] = ld < MODE > (v, FC, m);
-    e.c[2] = ld < MODE > (v, FC, p);
-    e.c16[0] = unpack (e.c[1]);
-    e.c16[1] = unpack (e.c[2]);
-    e.t.d[1] = mean_of (a, b);
-    e.t.td0 = absdiff4 (a, b);
-    e.t.ap[0] = against_c < MODE > (v, FP, m, e.c[1]);
-    e.t.ap[1] = against_c < MODE > (v, FP, p, e.c[2]);
-    e.t.an[0] = against_c < MODE > (v, FN, m, e.c[1]);
-    e.t.an[1] = against_c < MODE > (v, FN, p, e.c[2]);
-    if (!(y < 2 || y + 3 > h)) {
-      e.t.d[0] = mean_of (ld < MODE > (v, FA, y - 2),
-          ld < MODE > (v, FB, y - 2));
-      e.t.d[2] = mean_of (ld < MODE > (v, FA, y + 2),
-          ld < MODE > (v, FB, y + 2));
-      st < MODE > (v, y, bwdif_word < true, true > (e));
-    } else {
-      st < MODE > (v, y, bwdif_word < true, false > (e));
-    }
+    bwdif_edge < MODE > (v, y);
   }
   copy_row < MODE > (v, 2 * k + par);
 }
 
-/* bwdif's first and last fields: the window over 3 <= y, y + 4 <= h */
+/* bwdif's first and last fields: the window over 3 <= y, y + 4 <= h,
+ * the rows of C's intra filter */
 template < int MODE > CFX_HD void
 bwdif_intra_run (const Strip & s, const View & v)
 {
@@ -321,18 +331,22 @@ UNROLL
   }
 }
 
+/* bwdif's first and last fields off the window: FFmpeg (6.1 to 8.x)
+ * gives rows y < 3 and y + 3 >= h the edge rule of the other fields
+ * (A, B, P and N as the stream's ends pass them), the rows between C's
+ * intra filter */
 template < int MODE > CFX_HD void
 bwdif_intra_slow (int par, const View & v, int k)
 {
   const int h = v.height, y = 2 * k + 1 - par;
 
   if (y < h) {
-    int m = y > 0 ? y - 1 : y + 1, p = y + 1 < h ? y + 1 : y - 1;
-    int m3 = y > 2 ? y - 3 : y + 1, p3 = y + 3 < h ? y + 3 : y - 1;
-
-    st < MODE > (v, y, bwdif_intra_word (ld < MODE > (v, FC, m3),
-            ld < MODE > (v, FC, m), ld < MODE > (v, FC, p),
-            ld < MODE > (v, FC, p3)));
+    if (y < 3 || y + 3 >= h)
+      bwdif_edge < MODE > (v, y);
+    else
+      st < MODE > (v, y, bwdif_intra_word (ld < MODE > (v, FC, y - 3),
+              ld < MODE > (v, FC, y - 1), ld < MODE > (v, FC, y + 1),
+              ld < MODE > (v, FC, y + 3)));
   }
   copy_row < MODE > (v, 2 * k + par);
 }

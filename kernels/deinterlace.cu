@@ -1,12 +1,13 @@
-/* Deinterlacing: yadif, bwdif (bit-exact with FFmpeg 5.1's CPU filters),
- * ELA and linear, per kernels/deinterlace.md.
+/* Deinterlacing: yadif, bwdif (bit-exact with the CPU filters of FFmpeg
+ * 6.1 to 8.x), ELA and linear, per kernels/deinterlace.md.
  *
  * Floor: an output frame reads, of the previous, current and next frames,
  * only the rows it needs, and writes one frame. yadif and bwdif: all of C,
  * all of the bracketing frame (P for the first field, N for the second)
  * and half of the other one (td1/td2 read its copied-parity rows), so
  * 2.5 frames read + 1 written; ELA, linear and bwdif's intra fields: 1
- * read + 1 written. Over the copy bandwidth: 4K I420 bwdif, 43.5 MB,
+ * read + 1 written (bwdif's: and A, B, P and N at the 3 edge rows each
+ * side). Over the copy bandwidth: 4K I420 bwdif, 43.5 MB,
  * about 15 us on an H100; 4K UYVY, 58 MB, about 20 us.
  *
  * Access pattern: one launch covers every plane (a flat block range per
@@ -302,8 +303,9 @@ column_thread (const LaunchArgs & L, int plane, int word, int strip)
 template < int M, int LAYOUT > CFX_HD void
 layout_thread (const LaunchArgs & L, int plane, int word, int strip)
 {
-  /* only the temporal methods read A and B */
-  if constexpr (M == M_BWDIF || M == M_YADIF) {
+  /* only the temporal methods read A and B (bwdif's first and last
+   * fields on their edge rows) */
+  if constexpr (M == M_BWDIF || M == M_BWDIF_INTRA || M == M_YADIF) {
     if (L.parity ^ L.tff) {
       column_thread < M, LAYOUT, true > (L, plane, word, strip);
       return;

@@ -89,6 +89,18 @@ bwdif (const Comp16 & c, int a, int b, int x, int y)
   return bwdif_value (v, edge, check, c.max);
 }
 
+/* bwdif's first and last fields of a stream (FFmpeg 6.1 to 8.x): rows
+ * y < 3 and y + 3 >= h by the edge rule of the other fields (A, B, P and
+ * N as the stream's ends pass them; whatever the depth), the rows between
+ * by C's intra filter */
+CFX_HD_INLINE int
+bwdif_end (const Comp16 & c, int a, int b, int x, int y)
+{
+  if (y < 3 || y + 3 >= c.height)
+    return bwdif (c, a, b, x, y);
+  return bwdif_intra (c, x, y);
+}
+
 /* ---- the windows ----------------------------------------------------- */
 
 /* bwdif's window at interpolated row y (4 <= y <= h - 5): C at y - 3,

@@ -1,5 +1,5 @@
-/* Deinterlacing of 10 to 16-bit samples: yadif and bwdif as FFmpeg 5.1's
- * two-byte CPU filters compute them, ELA and linear as for 8-bit
+/* Deinterlacing of 10 to 16-bit samples: yadif and bwdif as the two-byte
+ * CPU filters of FFmpeg 6.1 to 8.x compute them, ELA and linear as for 8-bit
  * (kernels/deinterlace.md, "High bit depth"). The 8-bit kernels
  * (deinterlace.cu) work four samples to a register; here a thread owns
  * one sample column of one component, or two adjacent ones where the
@@ -116,7 +116,7 @@ output_sample (const Comp16 & c, const Field16 & f, int x, int y)
     case CFX_DEINT_YADIF:
       return yadif (c, a, b, f.spatial_check, x, y);
     case CFX_DEINT_BWDIF:
-      return f.intra_only ? bwdif_intra (c, x, y) : bwdif (c, a, b, x, y);
+      return f.intra_only ? bwdif_end (c, a, b, x, y) : bwdif (c, a, b, x, y);
     case CFX_DEINT_ELA:
       return intra (c, 1, x, y);
     default:

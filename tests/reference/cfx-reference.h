@@ -122,26 +122,47 @@ typedef enum
   CFX_REF_DEINT_LINEAR,
 } CfxRefDeintMethod;
 
+/* Which FFmpeg's bwdif to follow where its versions differ
+ * (kernels/deinterlace.md, "FFmpeg versions"): the first and last
+ * output fields of a stream, and the reach of the two-byte edge rules. */
+typedef enum
+{
+  CFX_REF_BWDIF_FFMPEG_6_1,     /* 6.1 to 8.x: the default */
+  CFX_REF_BWDIF_FFMPEG_5_1,     /* 5.1 */
+  CFX_REF_BWDIF_FFMPEG_9,       /* 9.x */
+} CfxRefBwdifRules;
+
 /* One output field of one plane (kernels/deinterlace.md).
  * prev/cur/next: P, C, N of the page (the caller passes cur as prev for the
  * first frame and as next for the last). parity: rows with (y & 1) ==
  * parity are copied from cur, the others interpolated. tff: 1 if the
  * current frame is top field first. spatial_check: yadif only (0: the
  * *_nospatial behaviour). intra_only: bwdif only, the first output field
- * and the last output field of the stream. */
+ * and the last output field of the stream (FFmpeg 6.1 to 8.x: the intra
+ * filter except on rows y < 3 and y + 3 >= h). bwdif as FFmpeg 6.1 to 8.x
+ * computes it; the _as variants follow @rules. */
 void cfx_ref_deinterlace_plane (const CfxRefPlane * dst,
     const CfxRefPlane * prev, const CfxRefPlane * cur,
     const CfxRefPlane * next, int parity, int tff, CfxRefDeintMethod method,
     int spatial_check, int intra_only);
+void cfx_ref_deinterlace_plane_as (const CfxRefPlane * dst,
+    const CfxRefPlane * prev, const CfxRefPlane * cur,
+    const CfxRefPlane * next, int parity, int tff, CfxRefDeintMethod method,
+    int spatial_check, int intra_only, CfxRefBwdifRules rules);
 
 /* The same on depth-bit samples (9..16), bit-exact with FFmpeg's 16-bit C
  * yadif and bwdif: results clipped to (1 << depth) - 1, and bwdif's rows
- * near the top and bottom chosen as FFmpeg does for two-byte samples
- * (kernels/deinterlace.md, "High bit depth"). */
+ * near the top and bottom chosen as FFmpeg up to 8.x does for two-byte
+ * samples (kernels/deinterlace.md, "High bit depth"). */
 void cfx_ref_deinterlace_plane16 (const CfxRefPlane16 * dst,
     const CfxRefPlane16 * prev, const CfxRefPlane16 * cur,
     const CfxRefPlane16 * next, int depth, int parity, int tff,
     CfxRefDeintMethod method, int spatial_check, int intra_only);
+void cfx_ref_deinterlace_plane16_as (const CfxRefPlane16 * dst,
+    const CfxRefPlane16 * prev, const CfxRefPlane16 * cur,
+    const CfxRefPlane16 * next, int depth, int parity, int tff,
+    CfxRefDeintMethod method, int spatial_check, int intra_only,
+    CfxRefBwdifRules rules);
 
 /* ---- degrain (degrain.c) ---------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /* Deinterlacing references: yadif and bwdif exactly as
- * kernels/deinterlace.md describes them (bit-exact with FFmpeg
- * 5.1's CPU filters), plus the intra-field ELA and linear modes.
+ * kernels/deinterlace.md describes them (bit-exact with the CPU filters
+ * of FFmpeg 6.1 to 8.x; bwdif as FFmpeg 5.1 or 9.x computes it on
+ * request, CfxRefBwdifRules), plus the intra-field ELA and linear modes.
  *
  * One call produces one output field of one plane: rows with
  * (y & 1) == parity are copied byte for byte from cur, the other rows are
@@ -26,7 +27,14 @@
  * instead of 255; and bwdif picks the rows of its intra and edge rows
  * with a reach of "bytes per sample" (df, 2 above 8 bits) instead of 1:
  * m = y > df-1 ? y-1 : y+1, p = y+df < h ? y+1 : y-1,
- * m3 = y > 3*df-1 ? y-3 : y+1, p3 = y+3*df < h ? y+3 : y-1. */
+ * m3 = y > 3*df-1 ? y-3 : y+1, p3 = y+3*df < h ? y+3 : y-1 (FFmpeg 9.x
+ * reaches 1 at every depth).
+ *
+ * bwdif's first and last output fields of a stream (intra_only): FFmpeg
+ * 6.1 to 8.x interpolate rows y < 3 and y + 3 >= h by the edge rule of
+ * the other fields (with the stream's end frame standing in for the
+ * missing neighbour, as the caller passes it) and the rows between by
+ * the intra filter; 5.1 and 9.x use the intra filter on every row. */
 #include <stdlib.h>
 
 #include "cfx-reference.h"
@@ -265,6 +273,14 @@ bwdif_sample (const View * P, const View * C, const View * N,
   return iclamp (clamp_to_temporal (interp, d, diff), 0, clip_max);
 }
 
+/* FFmpeg 6.1 to 8.x: the rows of a stream's first and last fields that
+ * take the edge rule instead of the intra filter (whatever the depth) */
+static int
+bwdif_end_edge_row (int y, int h)
+{
+  return y < 3 || y + 3 >= h;
+}
+
 /* ---- ela / linear ----------------------------------------------------- */
 
 static int
@@ -309,7 +325,7 @@ static void
 deinterlace_view (uint8_t * dst8, uint16_t * dst16, int dst_stride,
     const View * prev, const View * cur, const View * next, int df,
     int clip_max, int parity, int tff, CfxRefDeintMethod method,
-    int spatial_check, int intra_only)
+    int spatial_check, int intra_only, CfxRefBwdifRules rules)
 {
   int w = cur->width, h = cur->height;
   int fp, x, y;
@@ -334,7 +350,8 @@ deinterlace_view (uint8_t * dst8, uint16_t * dst16, int dst_stride,
       else {
         switch (method) {
           case CFX_REF_DEINT_BWDIF:
-            if (intra_only)
+            if (intra_only && !(rules == CFX_REF_BWDIF_FFMPEG_6_1
+                    && bwdif_end_edge_row (y, h)))
               v = bwdif_intra_sample (cur, x, y, df, clip_max);
             else
               v = bwdif_sample (prev, cur, next, A, B, x, y, df, clip_max);
@@ -360,14 +377,40 @@ deinterlace_view (uint8_t * dst8, uint16_t * dst16, int dst_stride,
 }
 
 void
-cfx_ref_deinterlace_plane (const CfxRefPlane * dst, const CfxRefPlane * prev,
-    const CfxRefPlane * cur, const CfxRefPlane * next, int parity, int tff,
-    CfxRefDeintMethod method, int spatial_check, int intra_only)
+cfx_ref_deinterlace_plane_as (const CfxRefPlane * dst,
+    const CfxRefPlane * prev, const CfxRefPlane * cur,
+    const CfxRefPlane * next, int parity, int tff, CfxRefDeintMethod method,
+    int spatial_check, int intra_only, CfxRefBwdifRules rules)
 {
   View P = view8 (prev), C = view8 (cur), N = view8 (next);
 
   deinterlace_view (dst->data, NULL, dst->stride, &P, &C, &N, 1, 255,
-      parity, tff, method, spatial_check, intra_only);
+      parity, tff, method, spatial_check, intra_only, rules);
+}
+
+void
+cfx_ref_deinterlace_plane (const CfxRefPlane * dst, const CfxRefPlane * prev,
+    const CfxRefPlane * cur, const CfxRefPlane * next, int parity, int tff,
+    CfxRefDeintMethod method, int spatial_check, int intra_only)
+{
+  cfx_ref_deinterlace_plane_as (dst, prev, cur, next, parity, tff, method,
+      spatial_check, intra_only, CFX_REF_BWDIF_FFMPEG_6_1);
+}
+
+void
+cfx_ref_deinterlace_plane16_as (const CfxRefPlane16 * dst,
+    const CfxRefPlane16 * prev, const CfxRefPlane16 * cur,
+    const CfxRefPlane16 * next, int depth, int parity, int tff,
+    CfxRefDeintMethod method, int spatial_check, int intra_only,
+    CfxRefBwdifRules rules)
+{
+  View P = view16 (prev), C = view16 (cur), N = view16 (next);
+  /* FFmpeg up to 8.x: the bytes of a sample (two for 9..16 bits) */
+  int df = rules == CFX_REF_BWDIF_FFMPEG_9 ? 1 : (depth + 7) / 8;
+
+  deinterlace_view (NULL, dst->data, dst->stride, &P, &C, &N, df,
+      (1 << depth) - 1, parity, tff, method, spatial_check, intra_only,
+      rules);
 }
 
 void
@@ -376,10 +419,6 @@ cfx_ref_deinterlace_plane16 (const CfxRefPlane16 * dst,
     const CfxRefPlane16 * next, int depth, int parity, int tff,
     CfxRefDeintMethod method, int spatial_check, int intra_only)
 {
-  View P = view16 (prev), C = view16 (cur), N = view16 (next);
-  /* FFmpeg stores 9..16-bit samples in two bytes */
-  int df = (depth + 7) / 8;
-
-  deinterlace_view (NULL, dst->data, dst->stride, &P, &C, &N, df,
-      (1 << depth) - 1, parity, tff, method, spatial_check, intra_only);
+  cfx_ref_deinterlace_plane16_as (dst, prev, cur, next, depth, parity, tff,
+      method, spatial_check, intra_only, CFX_REF_BWDIF_FFMPEG_6_1);
 }

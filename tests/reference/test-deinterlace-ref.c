@@ -8,8 +8,14 @@
  *
  * Exit status: 0 pass, 1 fail.
  *
+ * bwdif's first and last fields differ between FFmpeg versions
+ * (kernels/deinterlace.md, "FFmpeg versions"): the comparison reads the
+ * major version from `ffmpeg -version` and compares with the reference's
+ * rules for it (5.x and older: 5.1's; 6 to 8: 6.1's, the default; 9 and
+ * later: 9's), and says which.
+ *
  * Stream semantics driven here (kernels/deinterlace.md, checked
- * against FFmpeg 5.1's yadif_common.c):
+ * against FFmpeg 5.1's and 7.1's yadif_common.c):
  *   output for input frame i uses P = F[max(i-1,0)], C = F[i],
  *   N = F[min(i+1,last)]; output field k (0 first in time) has
  *   parity = tff ^ (k == 0).
@@ -240,32 +246,63 @@ kat_bwdif (void)
   /* 3x8 plane, the same value across each row; parity 0: rows 0 2 4 6
    * copied, rows 1 3 5 7 interpolated. */
   static const int rows[8] = { 10, 0, 100, 0, 120, 0, 30, 0 };
-  uint8_t c[24], out[24];
-  CfxRefPlane pc = plane_of (c, 3, 8), po = plane_of (out, 3, 8);
+  static const int want61[4] = { 20, 131, 30, 20 };
+  uint8_t c[24], n[24], out[24];
+  CfxRefPlane pc = plane_of (c, 3, 8), pn = plane_of (n, 3, 8);
+  CfxRefPlane po = plane_of (out, 3, 8);
   int x, y;
 
   for (y = 0; y < 8; y++)
     for (x = 0; x < 3; x++)
       c[y * 3 + x] = (uint8_t) rows[y];
 
-  /* intra only, y = 3: m = 2, p = 4, m3 = 0, p3 = 6:
+  /* FFmpeg 5.1's intra only, every row.
+   * y = 3: m = 2, p = 4, m3 = 0, p3 = 6:
    *   (5077 * (100 + 120) - 981 * (10 + 30)) >> 13
    *   = (1116940 - 39240) >> 13 = 1077700 >> 13 = 131  (8192 * 131 =
    *   1073152, remainder 4548)
    * y = 1: m = 0, p = 2, m3 = y+1 = 2, p3 = 4:
    *   (5077 * 110 - 981 * 220) >> 13 = (558470 - 215820) >> 13
    *   = 342650 >> 13 = 41  (8192 * 41 = 335872)
+   * y = 5: m = 4, p = 6, m3 = 2, p3 = y-1 = 4:
+   *   (5077 * 150 - 981 * 220) >> 13 = (761550 - 215820) >> 13
+   *   = 545730 >> 13 = 66  (8192 * 66 = 540672)
    * y = 7 (last row): m = 6, p = y-1 = 6, m3 = 4, p3 = y-1 = 6:
    *   (5077 * 60 - 981 * 150) >> 13 = (304620 - 147150) >> 13
    *   = 157470 >> 13 = 19  (8192 * 19 = 155648) */
-  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 0, 1, CFX_REF_DEINT_BWDIF,
-      1, 1);
+  cfx_ref_deinterlace_plane_as (&po, &pc, &pc, &pc, 0, 1,
+      CFX_REF_DEINT_BWDIF, 1, 1, CFX_REF_BWDIF_FFMPEG_5_1);
   if (out[3 * 3 + 1] != 131)
-    fail ("bwdif intra y=3: got %d, expected 131", out[3 * 3 + 1]);
+    fail ("bwdif 5.1 intra y=3: got %d, expected 131", out[3 * 3 + 1]);
   if (out[1 * 3 + 1] != 41)
-    fail ("bwdif intra y=1: got %d, expected 41", out[1 * 3 + 1]);
+    fail ("bwdif 5.1 intra y=1: got %d, expected 41", out[1 * 3 + 1]);
+  if (out[5 * 3 + 1] != 66)
+    fail ("bwdif 5.1 intra y=5: got %d, expected 66", out[5 * 3 + 1]);
   if (out[7 * 3 + 1] != 19)
-    fail ("bwdif intra y=7: got %d, expected 19", out[7 * 3 + 1]);
+    fail ("bwdif 5.1 intra y=7: got %d, expected 19", out[7 * 3 + 1]);
+
+  /* FFmpeg 6.1's first field of a stream: P = C (the first frame stands
+   * in for its predecessor), N = C + 20 on the copied rows; parity 0,
+   * tff 1: A = P, B = C, so d = C[y] = 0 and td0 = td1 = 0,
+   * td2 = (20 + 20) >> 1 = 20. Rows y < 3 and y + 3 >= 8 take the edge
+   * rule, y = 3 the intra filter (131 as above).
+   * y = 1: c = 10, e = 100, no spatial check (y < 2): (10 + 100) >> 1 = 55
+   *   into [d - 20, d + 20]: 20
+   * y = 5: c = 120, e = 30, spatial check (y + 3 = h): b = 0 - 120,
+   *   f = 0 - 30, d - c = -120, d - e = -30: hi = max (-30, -120, -120)
+   *   = -30, lo = min (-30, -120, -30) = -120, diff = max (20, -120, 30)
+   *   = 30; (120 + 30) >> 1 = 75 into [-30, 30]: 30
+   * y = 7: m = 6, p = y-1 = 6, no spatial check (y + 3 > h): 30 into
+   *   [-20, 20]: 20 */
+  for (y = 0; y < 8; y++)
+    for (x = 0; x < 3; x++)
+      n[y * 3 + x] = (uint8_t) (rows[y] + (y & 1 ? 0 : 20));
+  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pn, 0, 1, CFX_REF_DEINT_BWDIF,
+      1, 1);
+  for (y = 1; y < 8; y += 2)
+    if (out[y * 3 + 1] != want61[y / 2])
+      fail ("bwdif 6.1 first field y=%d: got %d, expected %d", y,
+          out[y * 3 + 1], want61[y / 2]);
 
   /* clipping below 0: rows 0 2 = 0, row 4 = 255; y = 1 intra:
    *   (5077 * (0 + 0) - 981 * (0 + 255)) >> 13 = -250155 >> 13
@@ -275,8 +312,8 @@ kat_bwdif (void)
     c[2 * 3 + x] = 0;
     c[4 * 3 + x] = 255;
   }
-  cfx_ref_deinterlace_plane (&po, &pc, &pc, &pc, 0, 1, CFX_REF_DEINT_BWDIF,
-      1, 1);
+  cfx_ref_deinterlace_plane_as (&po, &pc, &pc, &pc, 0, 1,
+      CFX_REF_DEINT_BWDIF, 1, 1, CFX_REF_BWDIF_FFMPEG_5_1);
   if (out[1 * 3 + 1] != 0)
     fail ("bwdif intra clip: got %d, expected 0", out[1 * 3 + 1]);
 
@@ -338,7 +375,7 @@ static void
 kat_bwdif16 (void)
 {
   /* 1x8 plane at 10 bits, parity 0, intra only; rows 0 2 4 6 = 1023 0 0
-   * 1023. FFmpeg reaches 2 rows for two-byte samples:
+   * 1023. FFmpeg 5.1 (to 8.x) reaches 2 rows for two-byte samples:
    *   y = 1: m = y+1 = 2 (y > 1 fails), p = 2, m3 = y+1 = 2, p3 = 4:
    *     (5077 * 0 - 981 * 0) >> 13 = 0
    *   y = 3: m = 2, p = 4, m3 = y+1 = 4 (y > 5 fails), p3 = y-1 = 2
@@ -348,18 +385,41 @@ kat_bwdif16 (void)
    *   y = 7: m = 6, p = 6, m3 = 4, p3 = 6:
    *     (5077 * 2046 - 981 * 1023) >> 13 = (10387542 - 1003563) >> 13
    *     = 9383979 >> 13 = 1145 -> clipped to 1023
-   * (the 8-bit rules would read row 0 at y = 1: 5077 * 1023 >> 13 = 634) */
-  static const int want[4] = { 0, 0, 511, 1023 };
+   * FFmpeg 9.x reaches 1 row, as for 8 bits:
+   *   y = 1: m = 0, p = 2, m3 = y+1 = 2, p3 = 4:
+   *     5077 * 1023 >> 13 = 5193771 >> 13 = 634
+   *   y = 3: m = 2, p = 4, m3 = 0, p3 = 6:
+   *     -981 * 2046 >> 13 = floor (-245.02) -> clipped to 0
+   *   y = 5: m = 4, p = 6, m3 = 2, p3 = y-1 = 4: 634
+   *   y = 7: as above, 1023
+   * FFmpeg 6.1 to 8.x: y = 1, 5 and 7 take the edge rule; P = C = N, so
+   * every temporal difference is 0 and they keep the weave value C[y] = 1;
+   * y = 3 is the intra filter's 0. */
+  static const int want51[4] = { 0, 0, 511, 1023 };
+  static const int want9[4] = { 634, 0, 634, 1023 };
+  static const int want61[4] = { 1, 0, 1, 1 };
   uint16_t c[8] = { 1023, 1, 0, 1, 0, 1, 1023, 1 }, out[8];
   CfxRefPlane16 pc = { c, 1, 1, 8 }, po = { out, 1, 1, 8 };
   int i;
 
+  cfx_ref_deinterlace_plane16_as (&po, &pc, &pc, &pc, 10, 0, 1,
+      CFX_REF_DEINT_BWDIF, 1, 1, CFX_REF_BWDIF_FFMPEG_5_1);
+  for (i = 0; i < 4; i++)
+    if (out[2 * i + 1] != want51[i])
+      fail ("bwdif16 5.1 intra y=%d: got %d, expected %d", 2 * i + 1,
+          out[2 * i + 1], want51[i]);
+  cfx_ref_deinterlace_plane16_as (&po, &pc, &pc, &pc, 10, 0, 1,
+      CFX_REF_DEINT_BWDIF, 1, 1, CFX_REF_BWDIF_FFMPEG_9);
+  for (i = 0; i < 4; i++)
+    if (out[2 * i + 1] != want9[i])
+      fail ("bwdif16 9 intra y=%d: got %d, expected %d", 2 * i + 1,
+          out[2 * i + 1], want9[i]);
   cfx_ref_deinterlace_plane16 (&po, &pc, &pc, &pc, 10, 0, 1,
       CFX_REF_DEINT_BWDIF, 1, 1);
   for (i = 0; i < 4; i++)
-    if (out[2 * i + 1] != want[i])
-      fail ("bwdif16 intra y=%d: got %d, expected %d", 2 * i + 1,
-          out[2 * i + 1], want[i]);
+    if (out[2 * i + 1] != want61[i])
+      fail ("bwdif16 6.1 intra y=%d: got %d, expected %d", 2 * i + 1,
+          out[2 * i + 1], want61[i]);
 }
 
 /* ---- 2. comparison with FFmpeg ---------------------------------------- */
@@ -565,6 +625,9 @@ clip_lavfi (Clip * c, const char *name, const char *src, int w, int h, int n)
 
 static long total_outputs, total_samples, total_mismatches;
 
+/* bwdif's rules of the `ffmpeg` being compared with */
+static CfxRefBwdifRules ffmpeg_rules = CFX_REF_BWDIF_FFMPEG_6_1;
+
 /* FFmpeg's filter string for @cfg */
 static void
 config_vf (const Config * cfg, char *vf, size_t size)
@@ -748,8 +811,8 @@ compare_config (const Clip * clip, const Config * cfg)
       CfxRefPlane N = plane_of ((uint8_t *) fn + g.off[pl], w, h);
       CfxRefPlane D = plane_of (ref + g.off[pl], w, h);
 
-      cfx_ref_deinterlace_plane (&D, &P, &C, &N, f.parity, cfg->tff,
-          config_method (cfg), spatial_check, f.intra);
+      cfx_ref_deinterlace_plane_as (&D, &P, &C, &N, f.parity, cfg->tff,
+          config_method (cfg), spatial_check, f.intra, ffmpeg_rules);
       mism += plane_mismatches (ref, fo, 1, g.off[pl], w, h, what, o, &f,
           pl, mism);
     }
@@ -970,8 +1033,9 @@ compare_config16 (const Clip16 * clip, const Config * cfg)
       CfxRefPlane16 N = plane16_of (fn + g.off[pl], w, h);
       CfxRefPlane16 D = plane16_of (ref + g.off[pl], w, h);
 
-      cfx_ref_deinterlace_plane16 (&D, &P, &C, &N, fmt->depth, f.parity,
-          cfg->tff, config_method (cfg), spatial_check, f.intra);
+      cfx_ref_deinterlace_plane16_as (&D, &P, &C, &N, fmt->depth,
+          f.parity, cfg->tff, config_method (cfg), spatial_check, f.intra,
+          ffmpeg_rules);
       mism += plane_mismatches (ref, fo, 2, g.off[pl], w, h, what, o, &f,
           pl, mism);
     }
@@ -1065,6 +1129,54 @@ ffmpeg_available (void)
 {
   return system ("ffmpeg -hide_banner -loglevel error -filters "
       ">/dev/null 2>&1") == 0;
+}
+
+/* The major version in the first line of `ffmpeg -version` ("ffmpeg
+ * version 7.1.5-0+deb13u1 ..."; "n7.1" for a tag's build), or -1 where
+ * there is none (a build of a git snapshot: "N-1234-g...") */
+static int
+ffmpeg_major (char *line, size_t size)
+{
+  FILE *f = popen ("ffmpeg -hide_banner -version 2>/dev/null", "r");
+  const char *v;
+  int major = -1;
+
+  line[0] = 0;
+  if (!f)
+    return -1;
+  if (!fgets (line, (int) size, f))
+    line[0] = 0;
+  pclose (f);
+  line[strcspn (line, "\n")] = 0;
+  v = strstr (line, "version ");
+  if (v) {
+    v += strlen ("version ");
+    if (*v == 'n')
+      v++;
+    if (*v >= '0' && *v <= '9')
+      major = atoi (v);
+  }
+  return major;
+}
+
+static void
+pick_ffmpeg_rules (void)
+{
+  static const char *names[] = { "6.1 to 8.x", "5.1", "9.x" };
+  char line[256];
+  int major = ffmpeg_major (line, sizeof (line));
+
+  if (major < 0)
+    ffmpeg_rules = CFX_REF_BWDIF_FFMPEG_6_1;
+  else if (major <= 5)
+    ffmpeg_rules = CFX_REF_BWDIF_FFMPEG_5_1;
+  else if (major <= 8)
+    ffmpeg_rules = CFX_REF_BWDIF_FFMPEG_6_1;
+  else
+    ffmpeg_rules = CFX_REF_BWDIF_FFMPEG_9;
+  printf ("ffmpeg -version: %s\n", line[0] ? line : "(nothing)");
+  printf ("bwdif: the reference's FFmpeg %s rules%s\n", names[ffmpeg_rules],
+      major < 0 ? " (no version number: the default)" : "");
 }
 
 static void
@@ -1164,6 +1276,7 @@ main (void)
     return 0;
   }
 
+  pick_ffmpeg_rules ();
   ffmpeg_comparison ();
   if (failures) {
     fprintf (stderr, "%d failures\n", failures);
