@@ -186,6 +186,11 @@ cfx_deint_mc_bytes (const CfxDeintMc * mc)
   return mc ? mc->bytes : 0;
 }
 
+/* the kernels and their types: this file's own (temporal.cu has a match
+ * kernel and MatchArgs of its own) */
+namespace
+{
+
 /* ---- samples ---------------------------------------------------------- */
 
 /* a component as the kernels read it: sample x of row y at data + y pitch
@@ -769,6 +774,8 @@ blend (const __grid_constant__ BlendArgs a)
   else
     *(uint16_t *) out = (uint16_t) ((unsigned) result << d.shift);
 }
+
+}                               /* namespace */
 
 /* ---- launch ----------------------------------------------------------- */
 
