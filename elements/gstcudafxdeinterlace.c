@@ -3,8 +3,14 @@
  * @title: cudadeinterlace
  *
  * Deinterlaces device frames on the GPU: bwdif (the default) and yadif,
- * bit-exact with the CPU filters of FFmpeg 6.1 to 8.x, and the
- * intra-field ELA and linear modes. 10 to 16-bit formats (P010_10LE, I420_10LE, I422_10LE,
+ * bit-exact with the CPU filters of FFmpeg 6.1 to 8.x, the intra-field
+ * ELA and linear modes, and `mc`, motion compensated: each missing line
+ * is predicted from the neighbouring fields moved onto the current
+ * field's instant (a block motion search between fields of the same
+ * parity) and blended with bwdif's own estimate by how well the moved
+ * fields agree with the lines that exist, so that where the motion fails
+ * the output is bwdif's; scene cuts fall back to bwdif
+ * (kernels/deinterlace-mc.md; the same latency as bwdif). 10 to 16-bit formats (P010_10LE, I420_10LE, I422_10LE,
  * Y444_16LE ...) take the same methods as FFmpeg's two-byte filters
  * (bwdif there needs frames of 7 rows); the unused bits of their words
  * are ignored and written 0. At field rate (`fields=all`, the default) every interlaced
@@ -91,6 +97,11 @@ struct _GstCudaFxDeinterlace
   gint caps_tff;                /* 1, 0, or -1: not in the caps */
   GstCudaFxDeinterlaceFields active_fields;
   GstCudaFxDeinterlaceMode active_mode;
+
+  /* method mc's device state (search images, vectors), made at its first
+   * frame of a size, with the stream lock */
+  CfxDeintMc *mc;
+  gint mc_width, mc_height;
 };
 
 G_DEFINE_TYPE (GstCudaFxDeinterlace, gst_cuda_fx_deinterlace,
@@ -115,6 +126,9 @@ gst_cuda_fx_deinterlace_method_get_type (void)
     {GST_CUDA_FX_DEINTERLACE_METHOD_LINEAR,
           "Linear: mean of the lines above and below, within the field",
         "linear"},
+    {GST_CUDA_FX_DEINTERLACE_METHOD_MC,
+          "mc: motion compensated from the neighbouring fields, bwdif where "
+          "the motion does not hold", "mc"},
     {0, NULL, NULL},
   };
 
@@ -424,6 +438,49 @@ gst_cuda_fx_deinterlace_outputs_for (GstCudaFxFilter * filter,
       ? 2 : 1;
 }
 
+/* Method mc: its state made for the frames' size where it has none, and
+ * the field. Where the stream has no previous (next) frame, that side is
+ * not used (the reference's NULL frame); bwdif's floor still gets the
+ * frame itself as its neighbour, as for method bwdif. */
+static GstFlowReturn
+process_mc (GstCudaFxDeinterlace * self, const GstCudaFxFrameWindow * window,
+    const CfxDeintComponent * comps, guint n_comps,
+    const CfxDeintField * field, GstVideoFrame * out, cudaStream_t stream)
+{
+  const CfxPlane *luma = &comps[0].cur;
+  CfxDeintMcWindow mw;
+  cudaError_t err;
+
+  if (self->mc && (self->mc_width != luma->width
+          || self->mc_height != luma->height))
+    g_clear_pointer (&self->mc, cfx_deint_mc_free);
+  if (!self->mc) {
+    err = cfx_deint_mc_new (&self->mc, luma->width, luma->height);
+    if (!gst_cuda_fx_check (self, err, "Allocating the mc deinterlacer's "
+            "state for %dx%d frames", luma->width, luma->height))
+      return GST_FLOW_ERROR;
+    self->mc_width = luma->width;
+    self->mc_height = luma->height;
+    GST_DEBUG_OBJECT (self, "%" G_GSIZE_FORMAT " bytes of mc state",
+        cfx_deint_mc_bytes (self->mc));
+  }
+
+  mw.has_prev = window->n_before > 0;
+  mw.has_next = window->n_after > 0;
+  mw.keys[0] = window->serials[0];
+  mw.keys[1] = window->serials[1];
+  mw.keys[2] = window->serials[2];
+  /* a new stream (after a flush or DISCONT, whose serials may repeat):
+   * no field image from before counts */
+  mw.restart = window->n_before == 0 && window->output == 0;
+  if (!gst_cuda_fx_check (self, cfx_deinterlace_mc (self->mc, comps,
+              (gint) n_comps, field, &mw, stream),
+          "Deinterlacing (mc) a %dx%d %s frame", GST_VIDEO_FRAME_WIDTH (out),
+          GST_VIDEO_FRAME_HEIGHT (out), GST_VIDEO_INFO_NAME (&out->info)))
+    return GST_FLOW_ERROR;
+  return GST_FLOW_OK;
+}
+
 /* One output field of the frame window->frames[1], with its previous and
  * next frames (the ends of a stream are their own neighbours) */
 static GstFlowReturn
@@ -467,7 +524,7 @@ gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
   }
   /* bwdif has no temporal neighbour for the stream's first field, nor at
    * field rate for its last: the intra filter (but on the 3 edge rows each
-   * side, FFmpeg 6.1's rule) */
+   * side, FFmpeg 6.1's rule); mc's floor the same */
   field.intra_only = (window->output == 0 && window->n_before == 0)
       || (window->output == 1 && window->n_after == 0);
 
@@ -477,6 +534,9 @@ gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
     comps[c].next = next->comp[c];
     comps[c].dst = out->comp[c];
   }
+  if (field.method == CFX_DEINT_MC)
+    return process_mc (self, window, comps, cur->n_components, &field,
+        &out->video, stream);
   if (!gst_cuda_fx_check (self, cfx_deinterlace_frame (comps,
               cur->n_components, &field, stream),
           "Deinterlacing a %dx%d %s frame", GST_VIDEO_FRAME_WIDTH (&out->video),
@@ -487,6 +547,21 @@ gst_cuda_fx_deinterlace_process_window (GstCudaFxFilter * filter,
 }
 
 /* ---- GObject ------------------------------------------------------------ */
+
+static gboolean
+gst_cuda_fx_deinterlace_stop (GstBaseTransform * trans)
+{
+  GstCudaFxDeinterlace *self = GST_CUDA_FX_DEINTERLACE (trans);
+
+  if (self->mc) {
+    /* cudaFree on the device it was made on */
+    gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
+        (GST_CUDA_FX_FILTER (self)));
+    g_clear_pointer (&self->mc, cfx_deint_mc_free);
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_deinterlace_parent_class)->stop
+      (trans);
+}
 
 static void
 gst_cuda_fx_deinterlace_set_property (GObject * object, guint prop_id,
@@ -569,7 +644,8 @@ gst_cuda_fx_deinterlace_class_init (GstCudaFxDeinterlaceClass * klass)
       g_param_spec_enum ("method", "Method",
           "Deinterlacing algorithm: bwdif and yadif are motion adaptive and "
           "bit-exact with FFmpeg's CPU filters; ela and linear use the "
-          "current field only",
+          "current field only; mc moves the neighbouring fields onto the "
+          "current one (motion search), bwdif where that does not hold",
           GST_TYPE_CUDA_FX_DEINTERLACE_METHOD, DEFAULT_METHOD,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
@@ -608,10 +684,11 @@ gst_cuda_fx_deinterlace_class_init (GstCudaFxDeinterlaceClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX deinterlace", "Filter/Effect/Video/Deinterlace/Hardware",
       "Deinterlaces device frames: bwdif and yadif (bit-exact with FFmpeg), "
-      "ELA, linear", "gst-cudafx developers");
+      "ELA, linear, motion compensated", "gst-cudafx developers");
 
   trans_class->transform_caps = gst_cuda_fx_deinterlace_transform_caps;
   trans_class->set_caps = gst_cuda_fx_deinterlace_set_caps;
+  trans_class->stop = gst_cuda_fx_deinterlace_stop;
   filter_class->set_info = gst_cuda_fx_deinterlace_set_info;
   /* the previous and the next frame of each */
   filter_class->past = 1;

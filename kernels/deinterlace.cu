@@ -385,6 +385,7 @@ cfx_deinterlace_min_size (CfxDeintMethod method, int bytes, int *min_width,
 {
   switch (method) {
     case CFX_DEINT_BWDIF:
+    case CFX_DEINT_MC:         /* bwdif is its floor */
       *min_width = 3;
       *min_height = 4;
       break;
@@ -397,7 +398,7 @@ cfx_deinterlace_min_size (CfxDeintMethod method, int bytes, int *min_width,
       *min_height = 2;
       break;
   }
-  if (bytes == 2 && method == CFX_DEINT_BWDIF)
+  if (bytes == 2 && (method == CFX_DEINT_BWDIF || method == CFX_DEINT_MC))
     *min_height = 7;
 }
 
@@ -661,6 +662,8 @@ kernel_of (const CfxDeintField * field)
       return M_ELA;
     case CFX_DEINT_LINEAR:
       return M_LINEAR;
+    case CFX_DEINT_MC:         /* cfx_deinterlace_mc () */
+      break;
   }
   return -1;
 }

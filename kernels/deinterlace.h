@@ -3,7 +3,9 @@
  * yadif, bwdif, ELA and linear deinterlacing of one output frame, all
  * components in one launch (kernels/deinterlace.md): 8-bit samples
  * (deinterlace.cu) or 16-bit words (deinterlace16.cu), picked by the
- * components' bytes. */
+ * components' bytes. The motion-compensated method (kernels/
+ * deinterlace-mc.md, deinterlace-mc.cu) has an entry point and a scratch
+ * of its own, below. */
 #ifndef CUDAFX_DEINTERLACE_H
 #define CUDAFX_DEINTERLACE_H
 
@@ -17,6 +19,7 @@ typedef enum
   CFX_DEINT_YADIF,
   CFX_DEINT_ELA,
   CFX_DEINT_LINEAR,
+  CFX_DEINT_MC,                 /* cfx_deinterlace_mc () only */
 } CfxDeintMethod;
 
 /* One component of the previous, current and next input frames and of
@@ -45,7 +48,7 @@ typedef struct
 
 /* Smallest component the method accepts for samples of @bytes bytes (1
  * or 2; width: the component's own samples): the same for both, but
- * two-byte bwdif needs 7 rows. */
+ * two-byte bwdif needs 7 rows. mc: bwdif's (its floor). */
 void cfx_deinterlace_min_size (CfxDeintMethod method, int bytes,
     int *min_width, int *min_height);
 
@@ -71,10 +74,51 @@ void cfx_deinterlace_min_size (CfxDeintMethod method, int bytes,
  * shift; their data and pitches are 2-byte aligned.
  *
  * Returns cudaErrorInvalidValue for any other arrangement, components
- * smaller than cfx_deinterlace_min_size (), other sample sizes, or more
- * than CFX_DEINT_MAX_COMPONENTS components. */
+ * smaller than cfx_deinterlace_min_size (), other sample sizes, more
+ * than CFX_DEINT_MAX_COMPONENTS components, or method CFX_DEINT_MC. */
 cudaError_t cfx_deinterlace_frame (const CfxDeintComponent * comps,
     int n_comps, const CfxDeintField * field, cudaStream_t stream);
+
+/* ---- motion compensated (deinterlace-mc.cu) ---------------------------- */
+
+/* The mc method's device state: the search images of the fields it has
+ * seen (each field is searched against by up to four output fields),
+ * the vectors and the scene-cut sums. One cudaMalloc. */
+typedef struct _CfxDeintMc CfxDeintMc;
+
+/* cudaMalloc's the state on the current device for frames whose luma
+ * (component 0) is @luma_width x @luma_height (once per caps) */
+cudaError_t cfx_deint_mc_new (CfxDeintMc ** mc, int luma_width,
+    int luma_height);
+/* cudaFree (waits for the work still queued); NULL: nothing */
+void cfx_deint_mc_free (CfxDeintMc * mc);
+size_t cfx_deint_mc_bytes (const CfxDeintMc * mc);
+
+/* Where the output field sits in its stream */
+typedef struct
+{
+  /* the stream really has the previous / next frame (at its ends the
+   * components' prev / next stand in as cur, as for bwdif, and that side
+   * is not used) */
+  int has_prev, has_next;
+  /* prev, cur, next: equal keys are the same content (the input's serial
+   * number); the search images are kept by key and field parity */
+  uint64_t keys[3];
+  /* forget every image kept (a new stream) */
+  int restart;
+} CfxDeintMcWindow;
+
+/* One output field of every component by tests/reference/deinterlace-mc.c
+ * (cfx_ref_deinterlace_mc), bit for bit: bwdif (cfx_deinterlace_frame ()
+ * with method bwdif and field->intra_only, the floor, every layout and
+ * depth it takes), the luma motion search of the field against the
+ * previous and next frames' fields of the same parity, then the missing
+ * rows pulled towards the motion-compensated prediction. Components as
+ * for cfx_deinterlace_frame () (component 0 is luma, of the size @mc was
+ * made for); field->method is not read. Enqueued on @stream. */
+cudaError_t cfx_deinterlace_mc (CfxDeintMc * mc,
+    const CfxDeintComponent * comps, int n_comps, const CfxDeintField * field,
+    const CfxDeintMcWindow * window, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

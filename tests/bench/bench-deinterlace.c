@@ -11,6 +11,14 @@
  *    and the launch shape: strips for 1 (16-bit: the elements' yadif
  *    takes 2 on large frames), 2 and 4 waves' threads, then for 1/2, 1/4
  *    and 1/8 of a wave's;
+ *  - method mc (cfx_deinterlace_mc, motion compensated) at 1080i and
+ *    2160i I420, fields=all, on a textured pan (the search and the blend
+ *    do their full work; a blank frame would let the refinement stop at
+ *    once), one output field per call, the calls walking a stream so that
+ *    one new field image is made per output as in the element; next to
+ *    bwdif on the same frames. Its floor: bwdif's 2.5 frames read + 1
+ *    written, plus the blend's read and write of the missing half (4.5
+ *    frames); the target: 200 output frames a second at 2160i;
  *  - whole pipelines in output frames per second (field rate: two per
  *    input frame): cudafxupload ! cudadeinterlace ! cudafxdownload next to
  *    GStreamer's CPU deinterlace (yadif, linear) in a child process, and
@@ -21,6 +29,7 @@
  *    comparison). */
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -225,6 +234,146 @@ kernel_rows (void)
         "(the lowest)", sh.worst[1][big], sh.worst[0][big]);
 }
 
+/* ---- method mc ---------------------------------------------------------- */
+
+#define MC_FRAMES 8
+
+typedef struct
+{
+  CfxDeintComponent comps[CFX_DEINT_MAX_COMPONENTS];
+  CfxPlane frame[MC_FRAMES][GST_VIDEO_MAX_COMPONENTS];
+  CfxPlane out[2][GST_VIDEO_MAX_COMPONENTS];
+  int n_comps;
+  gboolean mc;                  /* else bwdif */
+  CfxDeintMc *state;
+  guint64 calls;
+} McData;
+
+/* Output k = calls % 2 of input frame t = calls / 2 of a stream: frames
+ * t - 1, t, t + 1 (memory rotating over MC_FRAMES pictures, keys the
+ * stream position: each call makes one new field image) */
+static void
+launch_mc (int set, void *data)
+{
+  McData *d = data;
+  const guint64 t = d->calls / 2 + 1;
+  const int k = (int) (d->calls % 2);
+  const int i = (int) (t % (MC_FRAMES - 2)) + 1;
+  /* top field first: output k keeps the rows of parity k */
+  CfxDeintField field = { d->mc ? CFX_DEINT_MC : CFX_DEINT_BWDIF, k, 1, 1,
+    0
+  };
+  CfxDeintMcWindow win = { 1, 1, {t - 1, t, t + 1}, d->calls == 0 };
+  int c;
+
+  for (c = 0; c < d->n_comps; c++) {
+    d->comps[c].prev = d->frame[i - 1][c];
+    d->comps[c].cur = d->frame[i][c];
+    d->comps[c].next = d->frame[i + 1][c];
+    d->comps[c].dst = d->out[k][c];
+  }
+  if (d->mc)
+    CHECK (cfx_deinterlace_mc (d->state, d->comps, d->n_comps, &field, &win,
+            0));
+  else
+    CHECK (cfx_deinterlace_frame (d->comps, d->n_comps, &field, 0));
+  d->calls++;
+}
+
+static void
+mc_rows (void)
+{
+  const struct
+  {
+    const char *name;
+    int w, h;
+  } kinds[] = {
+    {"1080i I420", 1920, 1080},
+    {"2160i I420", 3840, 2160},
+  };
+  guint k;
+
+  bench_print_kernel_header ("cudadeinterlace method=mc, one output field "
+      "per call, fields=all, a textured pan (floor: bwdif's 2.5 frames read "
+      "+ 1 written, and the missing half read + written again: 4.5 "
+      "frames)");
+  for (k = 0; k < G_N_ELEMENTS (kinds); k++) {
+    const GstVideoFormat format = GST_VIDEO_FORMAT_I420;
+    const int w = kinds[k].w, h = kinds[k].h;
+    CfxPlane sizes_only[GST_VIDEO_MAX_COMPONENTS];
+    int n_sizes;
+    size_t alloc = bench_frame_layout (format, w, h, NULL, sizes_only,
+        &n_sizes);
+    double frame_bytes = bench_frame_bytes (format, w, h), t;
+    guint8 *host = g_malloc (alloc), *mem[MC_FRAMES + 2];
+    McData *d = g_new0 (McData, 1);
+    gchar *name_bw = g_strdup_printf ("%s bwdif (the same frames)",
+        kinds[k].name);
+    gchar *name_mc = g_strdup_printf ("%s mc", kinds[k].name);
+    int f, c, x, y;
+
+    if (!bench_case_wanted (name_mc) && !bench_case_wanted (name_bw)) {
+      g_free (name_bw);
+      g_free (name_mc);
+      g_free (host);
+      g_free (d);
+      if (k == 1)
+        bench_target_not_run ("cudadeinterlace method=mc 2160i I420, "
+            "fields=all, output frames per second of GPU time", ">= 200");
+      continue;
+    }
+    for (f = 0; f < MC_FRAMES + 2; f++) {
+      CfxPlane hp[GST_VIDEO_MAX_COMPONENTS];
+
+      CHECK (cudaMalloc ((void **) &mem[f], alloc));
+      if (f < MC_FRAMES) {
+        /* picture f of a pan: 2.5 px across, 1.5 rows down a frame */
+        bench_frame_layout (format, w, h, host, hp, &d->n_comps);
+        for (c = 0; c < d->n_comps; c++) {
+          int sub = c ? 2 : 1;
+
+          for (y = 0; y < hp[c].height; y++)
+            for (x = 0; x < hp[c].width; x++) {
+              double X = x * sub + 2.5 * f, Y = y * sub + 1.5 * f;
+
+              bench_frame_put (&hp[c], x, y, 120 + 50 * sin (0.031 * X +
+                      0.017 * Y + c) * cos (0.023 * X - 0.041 * Y) +
+                  25 * sin (0.45 * X + 0.3 * Y) + 12 * cos (1.3 * X -
+                      0.9 * Y));
+            }
+        }
+        CHECK (cudaMemcpy (mem[f], host, alloc, cudaMemcpyHostToDevice));
+        bench_frame_layout (format, w, h, mem[f], d->frame[f], &d->n_comps);
+      } else {
+        bench_frame_layout (format, w, h, mem[f], d->out[f - MC_FRAMES],
+            &d->n_comps);
+      }
+    }
+    CHECK (cfx_deint_mc_new (&d->state, w, h));
+
+    d->mc = FALSE;
+    d->calls = 0;
+    t = bench_time_kernel (launch_mc, d, 2);
+    bench_print_kernel_row (name_bw, t, 3.5 * frame_bytes);
+    d->mc = TRUE;
+    d->calls = 0;
+    t = bench_time_kernel (launch_mc, d, 2);
+    bench_print_kernel_row (name_mc, t, 4.5 * frame_bytes);
+    if (h == 2160)
+      bench_target ("cudadeinterlace method=mc 2160i I420, fields=all, "
+          "output frames per second of GPU time", ">= 200", 1.0 / t >= 200,
+          "%.0f", 1.0 / t);
+
+    cfx_deint_mc_free (d->state);
+    for (f = 0; f < MC_FRAMES + 2; f++)
+      cudaFree (mem[f]);
+    g_free (host);
+    g_free (d);
+    g_free (name_bw);
+    g_free (name_mc);
+  }
+}
+
 /* FFmpeg's CPU filter on a lavfi source: output frames per second, 0 if
  * ffmpeg is missing or fails */
 static double
@@ -330,6 +479,7 @@ void
 bench_section_deinterlace (void)
 {
   kernel_rows ();
+  mc_rows ();
   if (bench_case_wanted (NULL))
     pipeline_rows ();
 }
