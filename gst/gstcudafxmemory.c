@@ -335,6 +335,33 @@ gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
   return TRUE;
 }
 
+/**
+ * gst_cuda_fx_context_release_unused_memory:
+ *
+ * Gives back to the device the memory the context's pool keeps for reuse
+ * (freed frames, once their frees have run), for other processes or
+ * another allocator; frames still alive keep theirs.
+ *
+ * Returns: whether the pool could be trimmed
+ */
+gboolean
+gst_cuda_fx_context_release_unused_memory (GstCudaFxContext * context)
+{
+  DeviceHeap *heap;
+  cudaError_t err;
+
+  g_return_val_if_fail (GST_IS_CUDA_FX_CONTEXT (context), FALSE);
+  err = gst_cuda_fx_context_make_current (context);
+  if (err != cudaSuccess || !(heap = device_heap (context, &err))
+      || !heap->pool)
+    return FALSE;
+  /* the queued frees first: only then are their blocks unused */
+  err = cudaStreamSynchronize (heap->free_stream);
+  if (err == cudaSuccess)
+    err = cudaMemPoolTrimTo (heap->pool, 0);
+  return err == cudaSuccess;
+}
+
 /* ---- allocator ------------------------------------------------------- */
 
 static GstCudaFxMemory *

@@ -51,6 +51,9 @@ gboolean gst_is_cuda_fx_buffer (GstBuffer * buffer);
  * (devices without memory pools allocate each frame). */
 gboolean gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
     guint64 * in_use, guint64 * reserved);
+/* Gives the device back what the context's pool keeps of freed frames */
+gboolean gst_cuda_fx_context_release_unused_memory (GstCudaFxContext *
+    context);
 
 /* Device copies of frames made since the process started (a write to
  * shared memory, a deep copy): what a zero-copy path leaves at 0 */
