@@ -21,12 +21,15 @@
  *   warp_error: each neighbour's warped luma, stored, and per 32x8 tile
  *     the integer sums of its samples (not warped) and of their squares,
  *     and of the current frame's; sum_parts_int adds the tiles
- *   residual: per neighbour, its gain and offset from those sums (the
- *     reference's double operations), the matched warped luma against the
+ *   match_gains (one thread per neighbour): its gain and offset from
+ *     those sums (the reference's double operations)
+ *   residual: per neighbour, the matched warped luma against the
  *     current frame: per tile the integer sums of the rounded squared
  *     difference and of the rounded squared 3x3 sum of differences (the
  *     scene-cut tests); sum_parts_int adds the tiles. Integer sums are
  *     exact in any order: the tests see the reference's numbers.
+ *   decide (one thread): which neighbours count, read by the means (the
+ *     double operations of the tests once, not in every thread)
  *   luma_mean: a 32x8 tile with a 1-sample halo; per neighbour kept, the
  *     matched warped tile in shared memory, 3x3 error windows, weights, running
  *     sums; writes the mean, sums the variance, and leaves each weight
@@ -104,6 +107,7 @@ struct _CfxTemporalScratch
   long long *isum;
   long long *ipart;
   float *gain, *offset;         /* per neighbour: its brightness match */
+  unsigned *kept;               /* bit k: neighbour k counts (decide) */
   double *var;                  /* sum of the mean's relative variance */
   /* per luma tile: the partial sums of var, summed in a fixed order by
    * sum_parts (no atomics: one address taking an atomic from every tile
@@ -180,6 +184,7 @@ cfx_temporal_scratch_new (CfxTemporalScratch ** scratch, int n_channels,
     TAKE (s->isum, long long, ISUM_ROWS);
     TAKE (s->gain, float, MAXN);
     TAKE (s->offset, float, MAXN);
+    TAKE (s->kept, unsigned, 1);
     s->tiles = ((widths[0] + TX - 1) / TX) * ((heights[0] + TY - 1) / TY);
     TAKE (s->part, double, (size_t) s->tiles);
     TAKE (s->ipart, long long, (size_t) ISUM_ROWS * s->tiles);
@@ -852,40 +857,36 @@ struct ResidualArgs
 {
   Comp cur;
   const float *warped[MAXN];
-  const long long *isum;
   long long *ipart;
-  float *gain, *offset;
+  const float *gain, *offset;
   int tiles;
 };
+
+/* Each neighbour's gain and offset (thread k), once per output frame:
+ * double operations that every tile would otherwise wait for */
+__global__ void
+match_gains (const long long *isum, int n, double npix, double scale,
+    float *gain, float *offset)
+{
+  const int k = threadIdx.x;
+
+  if (k < n)
+    match_gain (isum, k, npix, scale, &gain[k], &offset[k]);
+}
 
 /* The cut tests' sums of neighbour blockIdx.z, per tile: with D the
  * matched warped luma minus the current one, the squares of D and of its
  * 3x3 window's sum (row by row, the reference's order), each rounded to
- * 1/16 first. Writes the neighbour's gain and offset for luma_mean. */
+ * 1/16 first. */
 __global__ void __launch_bounds__ (TX * TY)
 residual (const __grid_constant__ ResidualArgs a)
 {
   __shared__ float s_d[HY][HX];
-  __shared__ float s_match[2];
   const int tid = threadIdx.y * TX + threadIdx.x, k = blockIdx.z;
   const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
-  const double npix = (double) a.cur.width * a.cur.height;
+  const float g = __ldg (&a.gain[k]), o = __ldg (&a.offset[k]);
   long long d2 = 0, low2 = 0;
-
-  if (tid == 0) {
-    float g, o;
-
-    match_gain (a.isum, k, npix, (double) a.cur.from8, &g, &o);
-    s_match[0] = g;
-    s_match[1] = o;
-    if (blockIdx.x == 0 && blockIdx.y == 0) {
-      a.gain[k] = g;
-      a.offset[k] = o;
-    }
-  }
-  __syncthreads ();
-  const float g = s_match[0], o = s_match[1];
 
   for (int i = tid; i < HX * HY; i += TX * TY) {
     int hx = i % HX, hy = i / HX;
@@ -967,12 +968,21 @@ kept_neighbours (const long long *isum, int n_past, int n_future,
   return kept;
 }
 
+/* The neighbours that count, once per output frame (one thread): every
+ * sample of the mean reads the decision */
+__global__ void
+decide (const long long *isum, int n_past, int n_future, float noise2,
+    double npix, double scale, unsigned *kept)
+{
+  *kept = kept_neighbours (isum, n_past, n_future, noise2, npix, scale);
+}
+
 struct MeanArgs
 {
   Comp cur;
   const float *warped[MAXN];
   uint8_t *weight[MAXN];        /* NULL: no chroma */
-  const long long *isum;
+  const unsigned *kept;
   const float *gain, *offset;
   double *var_part;             /* one partial sum per tile */
   uint8_t *mean;
@@ -994,8 +1004,7 @@ luma_mean (const __grid_constant__ MeanArgs a)
   const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
   const bool inside = x < a.cur.width && y < a.cur.height;
   const int n = a.n_past + a.n_future;
-  unsigned kept = kept_neighbours (a.isum, a.n_past, a.n_future, a.noise2,
-      (double) a.cur.width * a.cur.height, (double) a.cur.from8);
+  const unsigned kept = __ldg (a.kept);
   float acc = 0.f, wsum = 0.f, w2sum = 0.f;
 
   for (int i = tid; i < HX * HY; i += TX * TY) {
@@ -1061,12 +1070,10 @@ struct ChromaArgs
   Comp nb[MAXN][2];
   const float2 *vec[MAXN];
   const uint8_t *weight[MAXN];
-  const long long *isum;
+  const unsigned *kept;
   uint8_t *mean[2];
   int mean_pitch[2];
   int n_past, n_future, bw, luma_w, luma_h, sx, sy;
-  float noise2;
-  float luma_scale;             /* luma samples per 8-bit level */
 };
 
 /* chroma follows luma: the vector of the co-sited luma sample's block,
@@ -1081,8 +1088,7 @@ chroma_mean (const __grid_constant__ ChromaArgs a)
 
   if (x >= cur.width || y >= cur.height)
     return;
-  unsigned kept = kept_neighbours (a.isum, a.n_past, a.n_future, a.noise2,
-      (double) a.luma_w * a.luma_h, (double) a.luma_scale);
+  const unsigned kept = __ldg (a.kept);
   const int lx = min (x << a.sx, a.luma_w - 1), ly = min (y << a.sy,
       a.luma_h - 1);
   const float fx = 1.f / (float) (1 << a.sx), fy = 1.f / (float) (1 << a.sy);
@@ -1228,6 +1234,11 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     if (err == cudaSuccess)
       err = cfx_launch (sum_parts_int, dim3 (ISUM_NB (n)), dim3 (1024), 0,
           stream, (const long long *) s->ipart, s->tiles, s->isum);
+    if (err == cudaSuccess)
+      err = cfx_launch (match_gains, dim3 (1), dim3 (MAXN), 0, stream,
+          (const long long *) s->isum, n,
+          (double) luma.width * luma.height, (double) luma.from8, s->gain,
+          s->offset);
     if (err != cudaSuccess)
       return err;
 
@@ -1236,7 +1247,6 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     ra.cur = luma;
     for (k = 0; k < n; k++)
       ra.warped[k] = s->warped[k];
-    ra.isum = s->isum;
     ra.ipart = s->ipart;
     ra.gain = s->gain;
     ra.offset = s->offset;
@@ -1257,7 +1267,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     ma.warped[k] = s->warped[k];
     ma.weight[k] = n_channels > 1 ? s->weight[k] : NULL;
   }
-  ma.isum = s->isum;
+  ma.kept = s->kept;
   ma.gain = s->gain;
   ma.offset = s->offset;
   ma.var_part = s->part;
@@ -1273,6 +1283,11 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     ma.ch = s->ch;
   }
   ma.noise2 = noise2;
+  err = cfx_launch (decide, dim3 (1), dim3 (1), 0, stream,
+      (const long long *) s->isum, ma.n_past, ma.n_future, noise2,
+      (double) luma.width * luma.height, (double) luma.from8, s->kept);
+  if (err != cudaSuccess)
+    return err;
   err = cfx_launch (luma_mean, dim3 ((luma.width + TX - 1) / TX,
           (luma.height + TY - 1) / TY), dim3 (TX, TY), 0, stream, ma);
   if (err != cudaSuccess)
@@ -1292,7 +1307,7 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       ca.vec[k] = s->vec[k];
       ca.weight[k] = s->weight[k];
     }
-    ca.isum = s->isum;
+    ca.kept = s->kept;
     ca.n_past = ma.n_past;
     ca.n_future = ma.n_future;
     ca.bw = s->bw[0];
@@ -1300,8 +1315,6 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
     ca.luma_h = s->height[0];
     ca.sx = ma.sx;
     ca.sy = ma.sy;
-    ca.noise2 = noise2;
-    ca.luma_scale = luma.from8;
     err = cfx_launch (chroma_mean, dim3 ((s->cw + 31) / 32, (s->ch + 7) / 8,
             n_channels - 1), dim3 (32, 8), 0, stream, ca);
     if (err != cudaSuccess)
