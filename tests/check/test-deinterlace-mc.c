@@ -809,21 +809,26 @@ GST_START_TEST (test_latency_query)
 
 GST_END_TEST;
 
+/* two cases, so that a sanitizer can take the kernels alone
+ * (CK_RUN_CASE=kernel): the element runs the same kernels */
 static Suite *
 deinterlace_mc_suite (void)
 {
   Suite *s = suite_create ("cudadeinterlace method=mc (GPU)");
-  TCase *tc = cfx_test_tcase ("general");
+  TCase *kernel = cfx_test_tcase ("kernel"), *element =
+      cfx_test_tcase ("element");
 
-  tcase_set_timeout (tc, 900);
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_kernel_refuses);
-  tcase_add_test (tc, test_kernel_clips);
-  tcase_add_test (tc, test_element_every_format);
-  tcase_add_test (tc, test_element_clips);
-  tcase_add_test (tc, test_element_full_hd);
-  tcase_add_test (tc, test_flush);
-  tcase_add_test (tc, test_latency_query);
+  tcase_set_timeout (kernel, 900);
+  tcase_set_timeout (element, 900);
+  suite_add_tcase (s, kernel);
+  suite_add_tcase (s, element);
+  tcase_add_test (kernel, test_kernel_refuses);
+  tcase_add_test (kernel, test_kernel_clips);
+  tcase_add_test (element, test_element_every_format);
+  tcase_add_test (element, test_element_clips);
+  tcase_add_test (element, test_element_full_hd);
+  tcase_add_test (element, test_flush);
+  tcase_add_test (element, test_latency_query);
   return s;
 }
 
