@@ -7,7 +7,8 @@
 cudafx_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CUDAFX_BUILD=${CUDAFX_BUILD:-$cudafx_root/build}
 
-cudafx_packages="meson ninja-build pkg-config gcc libglib2.0-dev
+# g++: nvcc compiles the kernels' host side with the host's C++ compiler
+cudafx_packages="meson ninja-build pkg-config gcc g++ libglib2.0-dev
  libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
  gstreamer1.0-plugins-base"
 # Used by some tests and benchmarks when present (gst-plugins-bad for the
@@ -75,6 +76,17 @@ cudafx_install_deps () {
         "that need them skip" >&2
   fi
   return 0
+}
+
+# The Debian mirror this machine's apt uses (deb822 sources, else
+# sources.list), for debootstrap (scripts/debian-chroot, tests/deb/)
+cudafx_debian_mirror () {
+  local mirror
+  mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources \
+    2> /dev/null | grep -v security | head -n 1)
+  [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 !~ /security/ \
+    { print $2; exit }' /etc/apt/sources.list 2> /dev/null)
+  [ -n "$mirror" ] && echo "$mirror"
 }
 
 cudafx_find_cuda () {

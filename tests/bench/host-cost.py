@@ -29,7 +29,7 @@ Each LABEL=PLUGIN_DIR is a build of our plugin (the folder holding
 libgstcudafx.so); the rows of every build are measured in one run, one
 after the other, so that two builds compare side by side. gst-launch-1.0
 and the other plugins come from the environment (tests/run-built's, or
-`source .gpu/gst/enter`). Prints markdown tables.
+`source build-gpu/runtime/enter`). Prints markdown tables.
 """
 import argparse
 import collections

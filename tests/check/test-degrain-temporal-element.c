@@ -694,7 +694,14 @@ GST_START_TEST (test_radius_range)
   g_object_get (e, "temporal-radius", &radius, NULL);
   fail_unless_equals_int (radius, 0);
   g_object_set (e, "temporal-radius", 3, NULL);
-  ASSERT_WARNING (g_object_set (e, "temporal-radius", 4, NULL));
+  /* g_object_set refuses a value out of the property's range with a
+   * g_warning up to GLib 2.74 and a g_critical from 2.76 on (GLib's
+   * "Replace most GObject warnings with criticals"): the GLib the test
+   * runs with decides which */
+  if (glib_check_version (2, 76, 0) == NULL)
+    ASSERT_CRITICAL (g_object_set (e, "temporal-radius", 4, NULL));
+  else
+    ASSERT_WARNING (g_object_set (e, "temporal-radius", 4, NULL));
   g_object_get (e, "temporal-radius", &radius, NULL);
   fail_unless_equals_int (radius, 3);
   gst_object_unref (e);

@@ -17,12 +17,9 @@ debs=$(realpath "${1:?usage: $0 DEB_DIR [SUITE]}")
 suite=${2:-$VERSION_CODENAME}
 root=${CUDAFX_CHROOT:-/tmp/cudafx-chroot-$suite}
 
-# the mirror apt uses here (deb822 sources, else sources.list)
-mirror=$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources \
-  2> /dev/null | grep -v security | head -n 1)
-[ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $2 !~ /security/ \
-  { print $2; exit }' /etc/apt/sources.list 2> /dev/null)
-[ -n "$mirror" ] || { echo "no apt mirror found"; echo "0 passed, 1 failed"; exit 1; }
+source "$(dirname "$0")/../../scripts/setup.sh"
+mirror=$(cudafx_debian_mirror) ||
+  { echo "no apt mirror found"; echo "0 passed, 1 failed"; exit 1; }
 
 command -v debootstrap > /dev/null || apt-get install -y -q debootstrap > /dev/null
 
