@@ -301,6 +301,20 @@ device_free (GstCudaFxContext * context, gpointer ptr, GstCudaFxSync * sync)
   }
 }
 
+/* The heap of @context, made current, where it has a stream-ordered pool */
+static DeviceHeap *
+pooled_heap (GstCudaFxContext * context)
+{
+  DeviceHeap *heap;
+  cudaError_t err;
+
+  err = gst_cuda_fx_context_make_current (context);
+  if (err != cudaSuccess || !(heap = device_heap (context, &err))
+      || !heap->pool)
+    return NULL;
+  return heap;
+}
+
 /**
  * gst_cuda_fx_context_get_memory_stats:
  * @in_use: (out) (optional): bytes in frames now
@@ -317,9 +331,7 @@ gst_cuda_fx_context_get_memory_stats (GstCudaFxContext * context,
   cudaError_t err;
 
   g_return_val_if_fail (GST_IS_CUDA_FX_CONTEXT (context), FALSE);
-  err = gst_cuda_fx_context_make_current (context);
-  if (err != cudaSuccess || !(heap = device_heap (context, &err))
-      || !heap->pool)
+  if (!(heap = pooled_heap (context)))
     return FALSE;
   err = cudaMemPoolGetAttribute (heap->pool, cudaMemPoolAttrUsedMemCurrent,
       &used);
@@ -351,9 +363,7 @@ gst_cuda_fx_context_release_unused_memory (GstCudaFxContext * context)
   cudaError_t err;
 
   g_return_val_if_fail (GST_IS_CUDA_FX_CONTEXT (context), FALSE);
-  err = gst_cuda_fx_context_make_current (context);
-  if (err != cudaSuccess || !(heap = device_heap (context, &err))
-      || !heap->pool)
+  if (!(heap = pooled_heap (context)))
     return FALSE;
   /* the queued frees first: only then are their blocks unused */
   err = cudaStreamSynchronize (heap->free_stream);
