@@ -46,7 +46,8 @@ typedef struct
   GstCudaFxPackedRows packed_rows;
   /* upload: frames from pageable memory go through it; NULL in passthrough */
   GstCudaFxStaging *staging;
-  guint copy_threads;           /* property; the staging reads it at caps */
+  GstCaps *staging_caps;        /* pageable input's caps: staging made on need */
+  guint copy_threads;           /* property; the staging reads it when made */
   gboolean pin_recurring;       /* property */
 } GstCudaFxCopyPrivate;
 
@@ -217,28 +218,43 @@ gst_cuda_fx_copy_transform_caps (GstBaseTransform * trans,
   return ret;
 }
 
-/* The upload's staging for frames of @incaps in pageable memory */
+/* The upload's staging for frames of @incaps in pageable memory is made
+ * when the first such frame comes (staging_for_pageable ()): its pinned
+ * frames and threads are a branch's largest start-up cost, and a source
+ * that writes into our pool, or whose memory recurs (pin-recurring), never
+ * needs them */
 static void
 set_staging (GstCudaFxCopy * self, GstCaps * incaps, gboolean device)
 {
   GstCudaFxCopyPrivate *priv = PRIV (self);
-  guint threads;
 
   g_clear_pointer (&priv->staging, gst_cuda_fx_staging_free);
+  gst_caps_replace (&priv->staging_caps, device ? NULL : incaps);
+}
+
+static GstCudaFxStaging *
+staging_for_pageable (GstCudaFxCopy * self)
+{
+  GstCudaFxCopyPrivate *priv = PRIV (self);
+  guint threads;
+
+  if (priv->staging || !priv->staging_caps)
+    return priv->staging;
   GST_OBJECT_LOCK (self);
   threads = priv->copy_threads;
   GST_OBJECT_UNLOCK (self);
-  if (device)
-    return;
   /* the pinned pool's allocations belong to the element's device: a
    * streaming thread has no current device of its own yet */
   (void) gst_cuda_fx_context_make_current (gst_cuda_fx_filter_get_context
       (GST_CUDA_FX_FILTER (self)));
-  priv->staging = gst_cuda_fx_staging_new (incaps, threads);
+  priv->staging = gst_cuda_fx_staging_new (priv->staging_caps, threads);
   if (!priv->staging)
     GST_CAT_WARNING_OBJECT (ELEMENT_CAT (self), self, "no pinned staging for %"
         GST_PTR_FORMAT ": frames in pageable memory take the driver's "
-        "slower path", incaps);
+        "slower path", priv->staging_caps);
+  /* tried once per caps */
+  gst_caps_replace (&priv->staging_caps, NULL);
+  return priv->staging;
 }
 
 static gboolean
@@ -265,7 +281,7 @@ gst_cuda_fx_copy_stop (GstBaseTransform * trans)
   GstCudaFxCopyPrivate *priv = PRIV (trans);
 
   packed_rows_clear (&priv->packed_rows);
-  g_clear_pointer (&priv->staging, gst_cuda_fx_staging_free);
+  set_staging (GST_CUDA_FX_COPY (trans), NULL, TRUE);
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_fx_copy_parent_class)->stop
       (trans);
 }
@@ -413,7 +429,7 @@ upload_frame (GstBaseTransform * trans, GstBuffer * inbuf, GstBuffer * outbuf)
   }
   /* pageable: the copy to the GPU reads a pinned copy, which goes back to
    * the staging's pool once that copy is done */
-  if (!pinned && priv->staging
+  if (!pinned && staging_for_pageable (self)
       && (staged_buf = gst_cuda_fx_staging_copy (priv->staging, &in,
               &staged))) {
     gst_video_frame_unmap (&in);
