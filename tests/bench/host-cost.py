@@ -121,6 +121,27 @@ def make_file(path, frame_bytes, frames):
             f.write(frame)
 
 
+def targets(size, name, added, fps_share, whole, peer):
+    """Issue 32's targets for a row, each with "met" or "missed": steady CPU
+    added over the source, frames/s against the source alone's, whole-run
+    CPU per frame against FFmpeg's CPU bwdif on one thread"""
+    limits = {("upload ! download", 1080): 250,
+              ("upload ! bwdif ! download", 1080): 350,
+              ("upload ! download", 2160): 800,
+              ("upload ! bwdif ! download", 2160): 800}
+    limit = limits.get((name, size))
+    if limit is None:
+        return "-"
+    out = ["added <= %d us: %s" % (limit, "met" if added <= limit else
+                                    "missed"),
+           "frames/s >= 95%% of the source's (%.0f%%): %s" % (
+               100 * fps_share, "met" if fps_share >= 0.95 else "missed")]
+    if "bwdif" in name and peer:
+        out.append("<= half of FFmpeg's CPU per frame (%.2f): %s" % (
+            whole / peer[1], "met" if whole <= peer[1] / 2 else "missed"))
+    return "; ".join(out)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=0,
@@ -173,10 +194,20 @@ def main():
                         "file": "a raw file in tmpfs",
                         "refused": "videotestsrc, its own pool",
                         "pool": "videotestsrc, our pinned pool"}[source]))
+                peer = None
+                if ffmpeg and source == "file":
+                    argv = [ffmpeg, "-nostdin", "-loglevel", "error",
+                            "-threads", "1", "-filter_threads", "1",
+                            "-f", "rawvideo", "-pix_fmt", FFMPEG_FORMAT[fmt],
+                            "-s", "%dx%d" % (width, height), "-r", "25",
+                            "-i", path, "-vf", "bwdif=mode=send_field",
+                            "-f", "null", "-"]
+                    wall, cpu = median_run(argv, dict(os.environ), args.runs)
+                    peer = (2 * frames / wall, cpu / (2 * frames) * 1e6)
                 print("| build | chain | input frames/s | CPU per frame, "
                       "whole run | steady | start | added over the source, "
-                      "steady |")
-                print("|---|---|---|---|---|---|---|")
+                      "steady | target (issue 32) |")
+                print("|---|---|---|---|---|---|---|---|")
                 per_thread = []
                 for label, plugin_dir in builds:
                     env = dict(os.environ)
@@ -212,30 +243,26 @@ def main():
                         wall1, cpu1 = median_run(argv(frames), env, args.runs)
                         steady = (cpu2 - cpu1) / frames * 1e6
                         start = (cpu1 - (cpu2 - cpu1)) * 1e3
+                        fps = 2 * frames / wall2
+                        whole = cpu2 / (2 * frames) * 1e6
                         if source_steady is None:
-                            source_steady = steady
+                            source_steady, source_fps = steady, fps
                         added = "-" if not chain else "%.0f us" % (
                             steady - source_steady)
                         print("| %s | %s | %.0f | %.0f us | %.0f us | %.0f ms "
-                              "| %s |" % (label, name, 2 * frames / wall2,
-                                          cpu2 / (2 * frames) * 1e6, steady,
-                                          start, added))
+                              "| %s | %s |" % (
+                                  label, name, fps, whole, steady, start,
+                                  added, targets(size, name, steady -
+                                                 source_steady, fps /
+                                                 source_fps, whole, peer)))
                         sys.stdout.flush()
                         if args.threads:
                             threads = collections.defaultdict(float)
                             run_child(argv(2 * frames), env, threads)
                             per_thread.append((label, name, threads))
-                if ffmpeg and source == "file":
-                    argv = [ffmpeg, "-nostdin", "-loglevel", "error",
-                            "-threads", "1", "-filter_threads", "1",
-                            "-f", "rawvideo", "-pix_fmt", FFMPEG_FORMAT[fmt],
-                            "-s", "%dx%d" % (width, height), "-r", "25",
-                            "-i", path, "-vf", "bwdif=mode=send_field",
-                            "-f", "null", "-"]
-                    wall, cpu = median_run(argv, dict(os.environ), args.runs)
+                if peer:
                     print("| peer | FFmpeg CPU bwdif, 1 thread | %.0f | %.0f us "
-                          "| - | - | - |" % (2 * frames / wall,
-                                             cpu / (2 * frames) * 1e6))
+                          "| - | - | - | - |" % peer)
                 print()
                 if per_thread:
                     print("### Per thread, %di %s from %s: CPU us per frame "
