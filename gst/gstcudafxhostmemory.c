@@ -1,5 +1,6 @@
-/* gst-cudafx: pinned host memory (cudaHostAlloc) as plain mappable
- * GstMemory, so producers write frames straight into DMA-able memory. */
+/* gst-cudafx: pinned host memory (registered huge pages, or cudaHostAlloc)
+ * as plain mappable GstMemory, so producers write frames straight into
+ * DMA-able memory. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -7,6 +8,7 @@
 #include "gstcudafxhostmemory.h"
 
 #include <string.h>
+#include <sys/mman.h>
 #include <cuda_runtime_api.h>
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_host_memory_debug);
@@ -16,7 +18,49 @@ typedef struct
 {
   GstMemory mem;
   guint8 *data;                 /* start of the whole allocation */
+  gsize mapped;                 /* bytes mmap()ed and registered at data;
+                                 * 0: a cudaHostAlloc allocation */
 } GstCudaFxHostMemory;
+
+/* Transparent huge pages: pinning 2 MiB pages costs the driver far less
+ * than 4 KiB ones (H200 host, a 1080p frame: 1.19 ms against 2.76 ms for
+ * cudaHostAlloc; copies into and out of it run at the same speed) */
+#define HUGE_PAGE_BYTES (2 << 20)
+
+/* Pinned memory of @bytes: anonymous memory on huge-page boundaries,
+ * advised for huge pages, faulted in, then registered with the driver;
+ * NULL where any step fails (the caller falls back to cudaHostAlloc) */
+static guint8 *
+pinned_map (gsize bytes, gsize * mapped)
+{
+  gsize len = (bytes + HUGE_PAGE_BYTES - 1) & ~((gsize) HUGE_PAGE_BYTES - 1);
+  guint8 *area, *data;
+  gsize head, i;
+
+  area = mmap (NULL, len + HUGE_PAGE_BYTES, PROT_READ | PROT_WRITE,
+      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (area == MAP_FAILED)
+    return NULL;
+  /* keep the aligned part only */
+  data = (guint8 *) (((guintptr) area + HUGE_PAGE_BYTES - 1) &
+      ~((guintptr) HUGE_PAGE_BYTES - 1));
+  head = data - area;
+  if (head)
+    munmap (area, head);
+  munmap (data + len, HUGE_PAGE_BYTES - head);
+  (void) madvise (data, len, MADV_HUGEPAGE);
+  /* fault every page in before registering: the driver pins faster
+   * what is already there */
+  for (i = 0; i < len; i += 4096)
+    data[i] = 0;
+  if (cudaHostRegister (data, len, cudaHostRegisterPortable) != cudaSuccess) {
+    cudaGetLastError ();
+    munmap (data, len);
+    return NULL;
+  }
+  *mapped = len;
+  return data;
+}
 
 struct _GstCudaFxHostAllocator
 {
@@ -46,15 +90,19 @@ gst_cuda_fx_host_allocator_alloc (GstAllocator * allocator, gsize size,
 {
   gsize maxsize = size + params->prefix + params->padding;
   guint8 *data = NULL;
-  cudaError_t err;
+  gsize mapped = 0;
+  cudaError_t err = cudaSuccess;
+  GstCudaFxHostMemory *mem;
 
   /* page aligned, which covers any alignment GStreamer asks for */
   if (params->align >= 4096) {
     GST_ERROR ("alignment %" G_GSIZE_FORMAT " not supported", params->align);
     return NULL;
   }
-  err = cudaHostAlloc ((void **) &data, MAX (maxsize, 1),
-      cudaHostAllocPortable);
+  data = pinned_map (MAX (maxsize, 1), &mapped);
+  if (!data)
+    err = cudaHostAlloc ((void **) &data, MAX (maxsize, 1),
+        cudaHostAllocPortable);
   if (err != cudaSuccess) {
     cudaGetLastError ();        /* said here: not for the thread's next call */
     GST_ERROR ("cudaHostAlloc of %" G_GSIZE_FORMAT " bytes failed: %s (%s)",
@@ -66,8 +114,10 @@ gst_cuda_fx_host_allocator_alloc (GstAllocator * allocator, gsize size,
   if (params->padding && (params->flags & GST_MEMORY_FLAG_ZERO_PADDED))
     memset (data + params->prefix + size, 0, params->padding);
 
-  return GST_MEMORY_CAST (host_memory_wrap (NULL, data, params->flags,
-          maxsize, params->align, params->prefix, size));
+  mem = host_memory_wrap (NULL, data, params->flags, maxsize, params->align,
+      params->prefix, size);
+  mem->mapped = mapped;
+  return GST_MEMORY_CAST (mem);
 }
 
 static void
@@ -75,8 +125,16 @@ gst_cuda_fx_host_allocator_free (GstAllocator * allocator, GstMemory * mem)
 {
   GstCudaFxHostMemory *self = (GstCudaFxHostMemory *) mem;
 
-  if (!mem->parent)
+  if (!mem->parent && self->mapped) {
+    /* registered portable: any context of the process may unregister */
+    if (cudaHostUnregister (self->data) != cudaSuccess) {
+      cudaGetLastError ();
+      GST_WARNING ("cudaHostUnregister of %p failed", self->data);
+    }
+    munmap (self->data, self->mapped);
+  } else if (!mem->parent) {
     cudaFreeHost (self->data);
+  }
   g_free (self);
 }
 
