@@ -3,7 +3,8 @@
  * @title: cudablur
  *
  * Gaussian or box blur of device frames, every plane at memory speed and
- * in a time that does not depend on the size of the blur.
+ * in a time that does not depend on the size of the blur; or, with a
+ * negative size, sharpening (the unsharp mask of that blur).
  *
  * - `method=gaussian` (the default): `sigma` is the standard deviation in
  *   luma pixels. Up to sigma 16 on a plane (and at any sigma on planes at
@@ -45,6 +46,22 @@
  * picture height as on a progressive frame. `fields=frame` blurs every
  * frame as one image.
  *
+ * A negative `sigma` (method=gaussian) or `radius` (method=box) sharpens
+ * instead: the unsharp mask out = x + `amount` (x - blur (x)) of the
+ * blur of size |sigma| or |radius|, clamped to the sample's range, so
+ * `amount=1` (the default) is 2 x - blur (x), the convention of
+ * GStreamer's gaussianblur. It is computed in integers from the blur's
+ * rounded output, in the blur's last kernel (no pass more): amount is
+ * taken in steps of 1/256, and the result is floor (x + (A (x - b) +
+ * 128) / 256) with b the rounded blur and A = amount * 256 rounded, so
+ * the box's unsharp mask is exact and the Gaussian's off the unsharp
+ * mask of the exact Gaussian by at most ceil (amount) times the blur's
+ * own error (1 up to sigma 16, 2 above). `amount` only
+ * matters while sharpening. Each method reads its own size: a negative
+ * sigma with method=box changes nothing (the box blurs or sharpens by the
+ * sign of radius), as a negative radius with method=gaussian. sigma=0
+ * (gaussian) and radius=0 (box) copy the frame.
+ *
  * `planes` selects luma, chroma or both; planes (and, in UYVY and YUY2,
  * components) not blurred are copied. Every property can change while
  * playing (and be controlled): a change takes effect at the next frame.
@@ -58,6 +75,12 @@
  * gst-launch-1.0 videotestsrc ! video/x-raw,format=UYVY,width=1920,height=1080,interlace-mode=interleaved ! \
  *     cudafxupload ! cudablur method=box radius=20 planes=chroma ! cudafxdownload ! fakesink
  * ]|
+ * Sharpening the luma (the unsharp mask of a Gaussian of sigma 1.5, half
+ * strength):
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=I420,width=1920,height=1080 ! \
+ *     cudafxupload ! cudablur sigma=-1.5 amount=0.5 planes=luma ! cudafxdownload ! videoconvert ! autovideosink
+ * ]|
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -66,16 +89,20 @@
 #include "gstcudafxblur.h"
 #include "cudafx-kernels.h"
 
+#include <math.h>
+
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_fx_blur_debug);
 #define GST_CAT_DEFAULT gst_cuda_fx_blur_debug
 
 #define DEFAULT_METHOD GST_CUDA_FX_BLUR_METHOD_GAUSSIAN
 #define DEFAULT_SIGMA 2.0
-#define MIN_SIGMA 0.1
+/* |sigma| and |radius| at most; negative ones sharpen */
 #define MAX_SIGMA 200.0
 /* the box of radius 3 has about the default sigma: sqrt (3 * 4 / 3) = 2 */
 #define DEFAULT_RADIUS 3
 #define MAX_RADIUS 500
+#define DEFAULT_AMOUNT 1.0
+#define MAX_AMOUNT ((gdouble) CFX_BLUR_MAX_AMOUNT / CFX_BLUR_AMOUNT_ONE)
 #define DEFAULT_PLANES GST_CUDA_FX_BLUR_PLANES_ALL
 #define DEFAULT_FIELDS GST_CUDA_FX_BLUR_FIELDS_AUTO
 
@@ -87,6 +114,7 @@ enum
   PROP_RADIUS,
   PROP_PLANES,
   PROP_FIELDS,
+  PROP_AMOUNT,
 };
 
 struct _GstCudaFxBlur
@@ -99,6 +127,7 @@ struct _GstCudaFxBlur
   gint radius;
   GstCudaFxBlurPlanes planes;
   GstCudaFxBlurFields fields;
+  gdouble amount;
 
   /* the kernels' state, with scratch for every blur the caps allow
    * (set_info, stream lock); used only on the element's stream */
@@ -247,8 +276,10 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   GstCudaFxBlurMethod method;
   GstCudaFxBlurPlanes planes;
   GstCudaFxBlurFields fields;
-  gdouble sigma;
+  gdouble sigma, amount;
   gint radius, step, n = 0;
+  gboolean sharpen;
+  gint amount_q8;
   cudaError_t err = cudaSuccess;
   CfxBlurChannel channels[GST_VIDEO_MAX_COMPONENTS];
   guint p, c;
@@ -260,7 +291,25 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
   radius = self->radius;
   planes = self->planes;
   fields = self->fields;
+  amount = self->amount;
   GST_OBJECT_UNLOCK (self);
+
+  /* each method reads its own size: its sign sharpens, 0 copies */
+  sharpen = method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN ? sigma < 0.0 :
+      radius < 0;
+  sigma = fabs (sigma);
+  radius = ABS (radius);
+  if (method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN ? sigma == 0.0 :
+      radius == 0) {
+    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&in->video)
+        && err == cudaSuccess; p++)
+      err = gst_cuda_fx_frame_copy_plane (out, in, p);
+    if (!gst_cuda_fx_check (filter, err, "Copying a frame (blur of size 0)"))
+      return GST_FLOW_ERROR;
+    return GST_FLOW_OK;
+  }
+  /* amount in the kernels' 1/256 steps, rounded to nearest */
+  amount_q8 = (gint) floor (amount * CFX_BLUR_AMOUNT_ONE + 0.5);
 
   step = fields == GST_CUDA_FX_BLUR_FIELDS_AUTO
       && GST_VIDEO_FRAME_IS_INTERLACED (&in->video)
@@ -277,17 +326,22 @@ gst_cuda_fx_blur_process (GstCudaFxFilter * filter, GstCudaFxFrame * in,
     return GST_FLOW_ERROR;
 
   for (c = 0; c < in->n_components; c++)
-    if (component_selected (planes, c))
-      channels[n++] = cfx_blur_channel (out->comp[c], in->comp[c], sigma,
+    if (component_selected (planes, c)) {
+      channels[n] = cfx_blur_channel (out->comp[c], in->comp[c], sigma,
           radius, sub_x (finfo, c), sub_y (finfo, c) * step);
+      channels[n].sharpen = sharpen;
+      channels[n].amount = amount_q8;
+      n++;
+    }
 
   /* every component in one launch per kernel */
   if (method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN)
     err = cfx_blur_gaussian_frame (self->blur, channels, n, step, stream);
   else
     err = cfx_blur_box_frame (self->blur, channels, n, step, stream);
-  if (!gst_cuda_fx_check (filter, err, "Blurring %d components of a %dx%d "
-          "%s frame (%s)", n, GST_VIDEO_FRAME_WIDTH (&in->video),
+  if (!gst_cuda_fx_check (filter, err, "%s %d components of a %dx%d "
+          "%s frame (%s)", sharpen ? "Sharpening" : "Blurring", n,
+          GST_VIDEO_FRAME_WIDTH (&in->video),
           GST_VIDEO_FRAME_HEIGHT (&in->video),
           GST_VIDEO_INFO_NAME (&in->video.info),
           method == GST_CUDA_FX_BLUR_METHOD_GAUSSIAN ? "gaussian" : "box"))
@@ -329,13 +383,16 @@ gst_cuda_fx_blur_class_init (GstCudaFxBlurClass * klass)
       FIELD (sigma), g_param_spec_double ("sigma", "Sigma",
           "Standard deviation of the Gaussian in luma pixels (scaled to "
           "subsampled chroma and to fields); up to 16 exact, above computed "
-          "on a decimated grid, in the same time for any sigma",
-          MIN_SIGMA, MAX_SIGMA, DEFAULT_SIGMA, flags));
+          "on a decimated grid, in the same time for any sigma; negative: "
+          "sharpen (unsharp mask of the Gaussian of -sigma, see amount), "
+          "0: copy (method=gaussian only)",
+          -MAX_SIGMA, MAX_SIGMA, DEFAULT_SIGMA, flags));
   gst_cuda_fx_filter_class_install_property (filter_class, PROP_RADIUS,
       FIELD (radius), g_param_spec_int ("radius", "Radius",
-          "Half size of the box in luma pixels (method=box; scaled to "
-          "subsampled chroma and to fields, at least 1)", 1, MAX_RADIUS,
-          DEFAULT_RADIUS, flags));
+          "Half size of the box in luma pixels (method=box only; scaled to "
+          "subsampled chroma and to fields, at least 1); negative: sharpen "
+          "(unsharp mask of the box of -radius, see amount), 0: copy",
+          -MAX_RADIUS, MAX_RADIUS, DEFAULT_RADIUS, flags));
   gst_cuda_fx_filter_class_install_property (filter_class, PROP_PLANES,
       FIELD (planes), g_param_spec_enum ("planes", "Planes",
           "Which planes to blur; the others are copied",
@@ -345,12 +402,19 @@ gst_cuda_fx_blur_class_init (GstCudaFxBlurClass * klass)
           "auto: blur each field of interlaced frames on its own (the fields "
           "never mix); frame: every frame as one image",
           GST_TYPE_CUDA_FX_BLUR_FIELDS, DEFAULT_FIELDS, flags));
+  gst_cuda_fx_filter_class_install_property (filter_class, PROP_AMOUNT,
+      FIELD (amount), g_param_spec_double ("amount", "Amount",
+          "Strength of the sharpening (negative sigma or radius): out = x + "
+          "amount (x - blur), clamped, in steps of 1/256; 1: 2 x - blur "
+          "(gaussianblur's convention), 0: a copy; ignored while blurring",
+          0.0, MAX_AMOUNT, DEFAULT_AMOUNT, flags));
 
   gst_cuda_fx_element_class_add_pad_templates (element_class, SINK_CAPS,
       SRC_CAPS);
   gst_element_class_set_static_metadata (element_class,
       "CUDA FX blur", "Filter/Effect/Video/Hardware",
-      "Gaussian and box blur of device frames, any size at memory speed",
+      "Gaussian and box blur (or unsharp-mask sharpening) of device frames, "
+      "any size at memory speed",
       "gst-cudafx developers");
 
   trans_class->stop = gst_cuda_fx_blur_stop;

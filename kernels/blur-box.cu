@@ -31,7 +31,9 @@
  *          uint32 arithmetic wraps, which is exact because the box sum
  *          itself stays below 2^30. The mean is one multiply-high and a
  *          shift (exact, see div_magic), the bytes go through shared
- *          memory to 16-byte stores.
+ *          memory to 16-byte stores; sharpening (blur.h) reads the
+ *          source bytes of those stores and takes their unsharp mask
+ *          first.
  *
  * Every sub-channel of a call (the planes of a frame, their fields) goes
  * through the same two launches.
@@ -60,6 +62,8 @@ struct BoxSub
   uint8_t *dst;
   int src_pitch, src_step, dst_pitch, dst_step, width, height;
   int src_vec, dst_vec;         /* 4-byte loads / 16-byte stores allowed */
+  int src_vec16;                /* 16-byte loads of the source allowed */
+  int amount;                   /* CFX_BLUR_NO_SHARPEN, or the unsharp mask's */
   int rx, ry, seg;
   void *sums;
   int sums_pitch;
@@ -396,17 +400,35 @@ box_h (const BoxParams p)
   __syncthreads ();
 
   uint8_t *out = s.dst + (size_t) y * s.dst_pitch;
+  const uint8_t *in = s.src + (size_t) y * s.src_pitch;
+  const int amount = s.amount;
   if (s.dst_vec) {
     for (int x = 16 * tid; x < W; x += 16 * H_THREADS) {
-      if (x + 16 <= W)
-        *(uint4 *) (out + x) = *(const uint4 *) (bytes + x);
-      else
+      uint4 word = make_uint4 (0, 0, 0, 0);
+      if (x + 16 <= W) {
+        word = *(const uint4 *) (bytes + x);
+      } else {
+        uint32_t q[4] = { 0, 0, 0, 0 };
         for (int k = x; k < W; k++)
-          out[k] = bytes[k];
+          q[(k - x) / 4] |= (uint32_t) bytes[k] << (8 * ((k - x) % 4));
+        word = make_uint4 (q[0], q[1], q[2], q[3]);
+      }
+      if (amount != CFX_BLUR_NO_SHARPEN)
+        word = sharpen_bytes16 (word, in, x, W, s.src_step, s.src_vec16,
+            amount);
+      if (x + 16 <= W) {
+        *(uint4 *) (out + x) = word;
+      } else {
+        const uint32_t q[4] = { word.x, word.y, word.z, word.w };
+        for (int k = x; k < W; k++)
+          out[k] = (uint8_t) (q[(k - x) / 4] >> (8 * ((k - x) % 4)));
+      }
     }
   } else {
     for (int x = tid; x < W; x += H_THREADS)
-      out[(size_t) x * s.dst_step] = bytes[x];
+      out[(size_t) x * s.dst_step] = amount == CFX_BLUR_NO_SHARPEN ?
+          bytes[x] : (uint8_t) cfx_unsharp (in[(size_t) x * s.src_step],
+          bytes[x], amount, 255);
   }
 }
 
@@ -510,6 +532,8 @@ cfx_blur_box_launch (const CfxBlurBox * subs, int n, cudaStream_t stream)
     s->width = x->src.width;
     s->height = x->src.height;
     s->src_vec = cfx_aligned (x->src.data, x->src.pitch, x->src.step, 4);
+    s->src_vec16 = cfx_aligned (x->src.data, x->src.pitch, x->src.step, 16);
+    s->amount = x->amount;
     s->dst_vec = cfx_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
     s->rx = x->rx;
     s->ry = x->ry;

@@ -26,7 +26,9 @@
  *             tile row (a warp a row) into shared memory, then along the
  *             row by forward
  *             differences (3 adds a pixel), fp16 rounding of 1024 + v
- *             (its low byte is the result), 16-byte stores.
+ *             (its low byte is the result), 16-byte stores; sharpening
+ *             (blur.h) reads the 16 source bytes a thread writes over
+ *             again and takes their unsharp mask first.
  * sigma_c^2 = (sigma^2 - (f^2 - 1) / 12) / f^2 - 1 / 3: the block mean,
  * the coarse Gaussian and the B-spline add up to the wanted variance.
  * Every kernel has ~1 round trip to memory on its critical path (no
@@ -59,6 +61,7 @@ struct CoarseSub
   uint8_t *dst;
   int src_pitch, src_step, dst_pitch, dst_step, width, height;
   int src_vec, dst_vec;         /* 16-byte aligned data and pitch, step 1 */
+  int amount;                   /* CFX_BLUR_NO_SHARPEN, or the unsharp mask's */
   AxisLite ax, ay;
   int cp;                       /* floats per coarse row */
   float *A, *B, *D;
@@ -713,9 +716,18 @@ coarse_upsample (const CoarseParams p)
     q[k] = __byte_perm (pack_half2 (v[4 * k], v[4 * k + 1]),
         pack_half2 (v[4 * k + 2], v[4 * k + 3]), 0x6420);
 
+  uint4 word = make_uint4 (q[0], q[1], q[2], q[3]);
+  if (s.amount != CFX_BLUR_NO_SHARPEN)
+    word = sharpen_bytes16 (word, s.src + (size_t) y * s.src_pitch, x0,
+        width, s.src_step, s.src_vec, s.amount);
+  q[0] = word.x;
+  q[1] = word.y;
+  q[2] = word.z;
+  q[3] = word.w;
+
   uint8_t *out = s.dst + (size_t) y * s.dst_pitch;
   if (s.dst_vec && x0 + 16 <= width) {
-    *(uint4 *) (out + x0) = make_uint4 (q[0], q[1], q[2], q[3]);
+    *(uint4 *) (out + x0) = word;
   } else {
 #pragma unroll
     for (int i = 0; i < 16; i++)
@@ -781,6 +793,7 @@ cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
     s->height = x->src.height;
     s->src_vec = cfx_aligned (x->src.data, x->src.pitch, x->src.step, 16);
     s->dst_vec = cfx_aligned (x->dst.data, x->dst.pitch, x->dst.step, 16);
+    s->amount = x->amount;
     s->ax = lite (&x->ax);
     s->ay = lite (&x->ay);
     s->cp = cp;

@@ -70,6 +70,11 @@
  * before rounding, so every output is within 1 of the reference, and
  * no clamping is needed (the value stays in [-0.2, 255.2]).
  *
+ * Sharpening (blur.h) takes the 16 output bytes of a lane before their
+ * store and the same 16 bytes of the source row, read again (from L2: the
+ * block copied them into its ring moments before, and the ring slot may
+ * be reused since), one 16-byte load a lane and step.
+ *
  * Channels that are not 16-byte aligned (or have step > 1) load their
  * slots byte by byte instead (same layout, no cp.async; a kernel of its
  * own, used when a launch has such a channel); stores that are not
@@ -115,6 +120,7 @@ struct DirectSub
   int width, height;
   int strips, block0;
   int src_vec, dst_vec;         /* 16-byte copies / stores allowed */
+  int amount;                   /* CFX_BLUR_NO_SHARPEN, or the unsharp mask's */
   int rx, ry;
   float ch, cv;                 /* accumulator starts, see above */
   uint16_t wx[CFX_BLUR_MAX_TAPS], wy[CFX_BLUR_MAX_TAPS];        /* fp16 bits */
@@ -463,10 +469,14 @@ blur_direct (const DirectParams p)
               __byte_perm (h[0][r], h[1][r], 0x6420);
       }
       __syncwarp ();
-      const uint4 word = *(const uint4 *) (stage + 16 * lane);
+      uint4 word = *(const uint4 *) (stage + 16 * lane);
       const int y = y_first + 16 * (q - KB + 1) + out_row;
       if (y < y_end && out_x < W) {
         uint8_t *out = s.dst + (size_t) y * s.dst_pitch;
+        /* sharpening: the row's source bytes, read again (from L2) */
+        if (s.amount != CFX_BLUR_NO_SHARPEN)
+          word = sharpen_bytes16 (word, s.src + (size_t) y * s.src_pitch,
+              out_x, W, s.src_step, s.src_vec, s.amount);
         if (s.dst_vec && out_x + 16 <= W)
           *(uint4 *) (out + out_x) = word;
         else
@@ -609,6 +619,7 @@ cfx_blur_direct_launch (const CfxBlurDirect * subs, int n,
     blocks += s->strips * ((s->height + run - 1) / run);
     s->src_vec = cfx_aligned (d->src.data, d->src.pitch, d->src.step, 16);
     s->dst_vec = cfx_aligned (d->dst.data, d->dst.pitch, d->dst.step, 16);
+    s->amount = d->amount;
     s->rx = d->rx;
     s->ry = d->ry;
     s->ch = (float) (-1152.0 * d->sum_x);

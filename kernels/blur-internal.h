@@ -16,12 +16,17 @@ extern "C" {
 /* sub-channels of one launch: every channel's fields */
 #define CFX_BLUR_MAX_SUBS (2 * CFX_BLUR_MAX_CHANNELS)
 
+/* Every sub-channel's amount: -1 writes the blur, 0 ..
+ * CFX_BLUR_MAX_AMOUNT its unsharp mask (blur.h, cfx_unsharp) */
+#define CFX_BLUR_NO_SHARPEN (-1)
+
 /* One sub-channel of a direct launch: its taps w[k + radius] for offsets
  * -radius .. radius (folded onto the channel), each exactly representable
  * in fp16, and their sums (not exactly 1) */
 typedef struct
 {
   CfxPlane dst, src;
+  int amount;
   int rx, ry;
   float wx[CFX_BLUR_MAX_TAPS], wy[CFX_BLUR_MAX_TAPS];
   double sum_x, sum_y;
@@ -46,6 +51,7 @@ typedef struct
 typedef struct
 {
   CfxPlane dst, src;
+  int amount;
   CfxBlurAxis ax, ay;
   void *scratch;
 } CfxBlurCoarse;
@@ -61,6 +67,7 @@ cudaError_t cfx_blur_coarse_launch (const CfxBlurCoarse * subs, int n,
 typedef struct
 {
   CfxPlane dst, src;
+  int amount;
   int rx, ry;
   void *scratch;
 } CfxBlurBox;
@@ -75,6 +82,7 @@ cudaError_t cfx_blur_box_launch (const CfxBlurBox * subs, int n,
 typedef struct
 {
   CfxPlane dst, src;
+  int amount;
   double sigma_x, sigma_y;
   int rx, ry;
   double *wx, *wy;              /* the two passes' taps, w[0 .. r] */
@@ -114,6 +122,51 @@ pack_half2 (float lo, float hi)
   uint32_t u;
   memcpy (&u, &h, 4);
   return u;
+}
+
+/* The unsharp mask of source sample @x and its blur @b (as the blur
+ * writes it: rounded, in 0 .. @top), amount >= 0 (blur.h's formula;
+ * >> of a negative int is the floor division here, as in every CUDA and
+ * host compiler we build with) */
+CFX_HD int
+cfx_unsharp (int x, int b, int amount, int top)
+{
+  const int v = x + ((amount * (x - b) + 128) >> 8);
+
+  return v < 0 ? 0 : v > top ? top : v;
+}
+
+/* 16 blurred bytes @blurred of columns @x .. @x + 15 of a row (bytes past
+ * @width are not read, nor used) sharpened against the source row @in:
+ * 16 bytes a load where @vec (16-byte aligned row, step 1), else one at a
+ * time, @step apart. The source is still in L2 (its rows were read
+ * moments ago for the blur). */
+__device__ __forceinline__ uint4
+sharpen_bytes16 (uint4 blurred, const uint8_t * in, int x, int width,
+    int step, bool vec, int amount)
+{
+  uint32_t b[4] = { blurred.x, blurred.y, blurred.z, blurred.w };
+  uint32_t s[4] = { 0, 0, 0, 0 }, o[4] = { 0, 0, 0, 0 };
+
+  if (vec && x + 16 <= width) {
+    const uint4 q = *(const uint4 *) (in + x);
+    s[0] = q.x;
+    s[1] = q.y;
+    s[2] = q.z;
+    s[3] = q.w;
+  } else {
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+      if (x + k < width)
+        s[k / 4] |= (uint32_t) in[(size_t) (x + k) * step] << (8 * (k % 4));
+  }
+#pragma unroll
+  for (int k = 0; k < 16; k++) {
+    const int sh = 8 * (k % 4);
+    o[k / 4] |= (uint32_t) cfx_unsharp ((s[k / 4] >> sh) & 0xff,
+        (b[k / 4] >> sh) & 0xff, amount, 255) << sh;
+  }
+  return make_uint4 (o[0], o[1], o[2], o[3]);
 }
 #endif
 #endif

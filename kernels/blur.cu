@@ -252,10 +252,20 @@ valid_samples (const CfxPlane * d, const CfxPlane * s)
       && s->step >= 2 && d->step >= 2;
 }
 
+/* The amount the kernels take: CFX_BLUR_NO_SHARPEN, or the unsharp
+ * mask's */
+static int
+kernel_amount (const CfxBlurChannel * c)
+{
+  return c->sharpen ? c->amount : CFX_BLUR_NO_SHARPEN;
+}
+
 static int
 valid_channel (const CfxBlurChannel * c)
 {
-  return c->dst.width == c->src.width && c->dst.height == c->src.height
+  return (!c->sharpen || (c->amount >= 0
+          && c->amount <= CFX_BLUR_MAX_AMOUNT))
+      && c->dst.width == c->src.width && c->dst.height == c->src.height
       && c->src.width >= 0 && c->src.height >= 0 && c->src.step >= 1
       && c->dst.step >= 1 && valid_samples (&c->dst, &c->src)
       && (c->src.width == 0 || c->src.height == 0
@@ -359,6 +369,7 @@ blur16 (const CfxBlurChannel * channels, int n, int field_step, int box,
       x = &subs[ns++];
       x->dst = d;
       x->src = s;
+      x->amount = kernel_amount (c);
       x->sigma_x = c->sigma_x;
       x->sigma_y = c->sigma_y;
       if (box) {
@@ -436,12 +447,14 @@ cfx_blur_gaussian_multi (const CfxBlurChannel * channels, int n,
         CfxBlurDirect *x = &direct[nd++];
         x->dst = d;
         x->src = s;
+        x->amount = kernel_amount (c);
         x->sum_x = direct_taps (c->sigma_x, s.width, x->wx, &x->rx);
         x->sum_y = direct_taps (c->sigma_y, s.height, x->wy, &x->ry);
       } else {
         CfxBlurCoarse *x = &coarse[nc++];
         x->dst = d;
         x->src = s;
+        x->amount = kernel_amount (c);
         plan_axis (c->sigma_x, s.width, &x->ax);
         plan_axis (c->sigma_y, s.height, &x->ay);
         x->scratch = (uint8_t *) scratch + used;
@@ -502,6 +515,7 @@ cfx_blur_box_multi (const CfxBlurChannel * channels, int n, int field_step,
       x = &box[nb++];
       x->dst = d;
       x->src = s;
+      x->amount = kernel_amount (c);
       x->rx = c->radius_x > 0 ? c->radius_x : 0;
       x->ry = c->radius_y > 0 ? c->radius_y : 0;
       x->scratch = (uint8_t *) scratch + used;

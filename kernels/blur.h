@@ -29,6 +29,13 @@
  *     to is the issue's: max error 2, mean under 0.5.
  * Box: the exact mean of the (2 rx + 1) x (2 ry + 1) box, integer running
  * sums, rounded half up (blur-box.cu); equal to the reference.
+ * Sharpening (a channel's sharpen): the unsharp mask of either blur, in
+ * the last kernel's write (no pass more): with b the blur's sample as it
+ * would be written (rounded and clamped) and x the source's,
+ *   out = clamp (x + floor ((amount (x - b) + 128) / 256), 0, 2^depth - 1)
+ * in integers (amount in 1/256 steps; 256: 2 x - b), so the epilogue is
+ * exact: the box's unsharp mask equals the reference's, the Gaussian's is
+ * within ceil (amount / 256) of it (its b within 1).
  * 16-bit components (bytes 2: 9 to 16 significant bits at any shift; their
  * unused bits are ignored and written 0): the same Gaussian and box in
  * units of the component's depth, direct sums in float or double
@@ -54,14 +61,21 @@ extern "C" {
 #define CFX_BLUR_MAX_SIGMA 1000.0
 /* Most components one call takes */
 #define CFX_BLUR_MAX_CHANNELS 4
+/* A sharpening amount of 1 (the unsharp mask 2 x - blur), and the
+ * largest (16: amount (x - b) stays below 2^31 at 16 bits) */
+#define CFX_BLUR_AMOUNT_ONE 256
+#define CFX_BLUR_MAX_AMOUNT (16 * CFX_BLUR_AMOUNT_ONE)
 
 /* One component of a call: sigmas for the Gaussian, radii for the
- * box (<= 0: that axis is left alone) */
+ * box (<= 0: that axis is left alone); sharpen 0 writes the blur, 1 its
+ * unsharp mask of strength amount / CFX_BLUR_AMOUNT_ONE (0 ..
+ * CFX_BLUR_MAX_AMOUNT) */
 typedef struct
 {
   CfxPlane dst, src;
   double sigma_x, sigma_y;
   int radius_x, radius_y;
+  int sharpen, amount;
 } CfxBlurChannel;
 
 /* The channel of component @src into @dst for a blur given in luma
@@ -111,7 +125,8 @@ cudaError_t cfx_blur_reserve (CfxBlur * blur, size_t bytes);
  * same depth and shift), with @blur's scratch (only on @stream, so stream
  * order protects it: one blur's calls must all be on one stream).
  * sigma <= 0 or radius <= 0 leaves that axis alone. Returns
- * cudaErrorInvalidValue for bad arguments or a scratch too small (not
+ * cudaErrorInvalidValue for bad arguments (an amount out of range among
+ * them) or a scratch too small (not
  * reserved for these components), else the launch error. */
 cudaError_t cfx_blur_gaussian_frame (CfxBlur * blur,
     const CfxBlurChannel * channels, int n, int field_step,

@@ -12,7 +12,9 @@
  * 33 MB, 11 us at 2.9 TB/s), plus a write and a read of 4 bytes a sample
  * for the row sums. Access: the row pass has each thread walk its own run
  * of a row (through L1); in the column pass the threads of a warp take
- * 32 neighbouring columns, so each row of sums is one coalesced load. */
+ * 32 neighbouring columns, so each row of sums is one coalesced load.
+ * Sharpening (blur.h) is the column pass's: it reads the source sample of
+ * each output it writes. */
 #include "blur16-samples.cuh"
 
 #define BOX_RUN 32
@@ -38,7 +40,8 @@ box_rows (CfxPlane src, int *dst, int r)
 }
 
 __global__ void
-box_columns (const int *__restrict__ src, CfxPlane dst, int rx, int ry)
+box_columns (const int *__restrict__ src, CfxPlane dst, int rx, int ry,
+    CfxPlane in, int amount)
 {
   const int x = blockIdx.x * BLOCK_X + threadIdx.x;
   const int y0 = (blockIdx.y * BLOCK_Y + threadIdx.y) * BOX_RUN;
@@ -52,11 +55,11 @@ box_columns (const int *__restrict__ src, CfxPlane dst, int rx, int ry)
   for (k = -ry; k <= ry; k++)
     sum += src[(size_t) mirror (y0 + k, n) * pitch + x];
   /* n is odd: no exact half, rounding half up is rounding to nearest */
-  store_sample (dst, x, y0, (sum + count / 2) / count);
+  store_sample (dst, x, y0, (sum + count / 2) / count, in, amount);
   for (y = y0 + 1; y < y0 + BOX_RUN && y < n; y++) {
     sum += src[(size_t) mirror (y + ry, n) * pitch + x] -
         src[(size_t) mirror (y - ry - 1, n) * pitch + x];
-    store_sample (dst, x, y, (sum + count / 2) / count);
+    store_sample (dst, x, y, (sum + count / 2) / count, in, amount);
   }
 }
 
@@ -75,5 +78,5 @@ cfx_blur16_box_launch (const CfxBlur16 * s, cudaStream_t stream)
   if (err != cudaSuccess)
     return err;
   return cfx_launch (box_columns, columns, block, 0, stream,
-      (const int *) s->plane, s->dst, s->rx, s->ry);
+      (const int *) s->plane, s->dst, s->rx, s->ry, s->src, s->amount);
 }

@@ -45,6 +45,10 @@
  * kernel is bound by instruction issue, not by memory (kernels/blur.md
  * has the measurements and what was tried).
  *
+ * Sharpening (blur.h) is the column phase's: it reads the source sample
+ * of each output it writes (from L2; the strip's rows were staged a few
+ * steps before).
+ *
  * Planes that are not 16-bit words at 16-byte aligned rows (P010's
  * interleaved chroma, odd pitches) take the two passes.
  *
@@ -72,6 +76,7 @@ struct StreamArgs
   CfxPlane src, dst;
   int rx, ry;
   int run;                      /* output rows a block, STREAM_STEP's multiple */
+  int amount;                   /* CFX_BLUR_NO_SHARPEN, or the unsharp mask's */
   /* the taps as floats, 0 past the blur's radii: kernel parameters, which
    * the sums take straight from the constant bank (no registers, no
    * shared loads, no kernel before this one to make them) */
@@ -390,9 +395,15 @@ UNROLL
       acc = fmaf (a.wy[k], v[j + R - k] + v[j + R + k], acc);
     /* store_rounded's value: the sums of nonnegative terms are not
      * negative, and clipping before the rounding changes nothing (top is
-     * an integer); the word's bits past 16 fall off */
-    word[j] = (uint16_t) (small_floor (fminf (acc, top) + 0.5f) <<
-        a.dst.shift);
+     * an integer); the bits past 16 are 2^23's exponent */
+    int b = (int) (small_floor (fminf (acc, top) + 0.5f) & 0xffffu);
+
+    /* sharpening: the source sample of the output, read again (rows
+     * past the plane's last are never stored, nor read) */
+    if (a.amount != CFX_BLUR_NO_SHARPEN && j < rows)
+      b = cfx_unsharp (load_sample (a.src, x, y0 + j), b, a.amount,
+          (int) top);
+    word[j] = (uint16_t) (b << a.dst.shift);
   }
   if (rows == STREAM_STEP) {
 UNROLL
@@ -500,7 +511,7 @@ static StreamArgs
 stream_args (CfxPlane dst, CfxPlane src, int rx, int ry, int run,
     const double *wx, const double *wy)
 {
-  StreamArgs a = { src, dst, rx, ry, run, {0}, {0} };
+  StreamArgs a = { src, dst, rx, ry, run, CFX_BLUR_NO_SHARPEN, {0}, {0} };
 
   for (int k = 0; k <= rx && k <= STREAM_MAX_RADIUS; k++)
     a.wx[k] = (float) wx[k];
@@ -623,6 +634,7 @@ cfx_blur16_fused_launch (const CfxBlur16 * s, cudaStream_t stream)
   gaussian_taps_host (s->sigma_x, s->rx, wx);
   gaussian_taps_host (s->sigma_y, s->ry, wy);
   a = stream_args (s->dst, s->src, s->rx, s->ry, 0, wx, wy);
+  a.amount = s->amount;
   return stream_at_radius (stream_radius (s->rx, s->ry), [&](auto r) {
         return launch_stream_at < decltype (r)::value > (a, stream);
       });

@@ -28,6 +28,9 @@
  * tap is one coalesced load; border columns and rows mirror, the others
  * skip the mirror arithmetic).
  *
+ * Sharpening (blur.h) is the vertical pass's: it reads the source sample
+ * of each output it writes.
+ *
  * What the 8-bit kernels do to stay at memory speed (tensor-core products
  * of exact fp16 samples, decimation above sigma 16, running box sums)
  * does not carry over unchanged: fp16 holds integers exactly only up to
@@ -90,7 +93,7 @@ gaussian_rows (CfxPlane src, float *dst, const double *__restrict__ w, int r)
 
 __global__ void
 gaussian_columns (const float *__restrict__ src, CfxPlane dst,
-    const double *__restrict__ w, int r)
+    const double *__restrict__ w, int r, CfxPlane in, int amount)
 {
   const int x = blockIdx.x * BLOCK_X + threadIdx.x;
   const int y = blockIdx.y * BLOCK_Y + threadIdx.y;
@@ -109,7 +112,7 @@ gaussian_columns (const float *__restrict__ src, CfxPlane dst,
     for (k = 1; k <= r; k++)
       acc += w[k] * ((double) src[(size_t) mirror (y - k, n) * pitch + x] +
           src[(size_t) mirror (y + k, n) * pitch + x]);
-  store_sample (dst, x, y, (long long) floor (acc + 0.5));
+  store_sample (dst, x, y, (long long) floor (acc + 0.5), in, amount);
 }
 
 /* Tiled versions for radii up to TILE_MAX_RADIUS (sigma <= 21): a block
@@ -211,7 +214,7 @@ gaussian_rows_tiled (CfxPlane src, float *dst, const double *__restrict__ w,
 
 __global__ void __launch_bounds__ (BLOCK_X * BLOCK_Y)
 gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
-    const double *__restrict__ w, int r)
+    const double *__restrict__ w, int r, CfxPlane in, int amount)
 {
   __shared__ float tile[COLS_H + 2 * TILE_MAX_RADIUS][BLOCK_X];
   __shared__ float s_w[TILE_MAX_RADIUS + 1];
@@ -251,7 +254,7 @@ gaussian_columns_tiled (const float *__restrict__ src, CfxPlane dst,
       const int y = y0 + threadIdx.y + m * BLOCK_Y;
 
       if (y < n)
-        store_rounded (dst, x, y, acc[m]);
+        store_rounded (dst, x, y, acc[m], in, amount);
     }
   }
 }
@@ -281,7 +284,9 @@ cfx_blur16_passes_launch (const CfxBlur16 * s, cudaStream_t stream)
   if (s->ry <= TILE_MAX_RADIUS)
     return cfx_launch (gaussian_columns_tiled, dim3 (grid.x,
             (s->src.height + COLS_H - 1) / COLS_H), block, 0, stream,
-        (const float *) s->plane, s->dst, (const double *) s->wy, s->ry);
+        (const float *) s->plane, s->dst, (const double *) s->wy, s->ry,
+        s->src, s->amount);
   return cfx_launch (gaussian_columns, grid, block, 0, stream,
-      (const float *) s->plane, s->dst, (const double *) s->wy, s->ry);
+      (const float *) s->plane, s->dst, (const double *) s->wy, s->ry,
+      s->src, s->amount);
 }

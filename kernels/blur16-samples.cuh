@@ -24,26 +24,42 @@ load_sample (const CfxPlane & p, int x, int y)
   return (w >> p.shift) & ((1 << p.depth) - 1);
 }
 
+/* The sample a blur writes at (x, y) from its value @b (rounded and
+ * clipped): @b itself, or with @amount (not CFX_BLUR_NO_SHARPEN) the
+ * unsharp mask against @src's sample there */
+CFX_HD int
+sharpened (const CfxPlane & src, int x, int y, int b, int amount, int top)
+{
+  return amount == CFX_BLUR_NO_SHARPEN ? b :
+      cfx_unsharp (load_sample (src, x, y), b, amount, top);
+}
+
+/* @v clipped to the depth's range, sharpened (sharpened ()) and stored */
 __device__ __forceinline__ void
-store_sample (const CfxPlane & p, int x, int y, long long v)
+store_sample (const CfxPlane & p, int x, int y, long long v,
+    const CfxPlane & src, int amount)
 {
   const long long top = (1LL << p.depth) - 1;
 
   v = v < 0 ? 0 : v > top ? top : v;
+  v = sharpened (src, x, y, (int) v, amount, (int) top);
   *(uint16_t *) (p.data + (size_t) y * p.pitch + (size_t) x * p.step) =
       (uint16_t) (v << p.shift);
 }
 
 /* @v rounded to nearest (halves up) and clipped, as store_sample does
- * with floor (v + 0.5), in float: v is far from the integer limits */
+ * with floor (v + 0.5), in float: v is far from the integer limits; then
+ * sharpened as store_sample does */
 CFX_HD void
-store_rounded (const CfxPlane & p, int x, int y, float v)
+store_rounded (const CfxPlane & p, int x, int y, float v,
+    const CfxPlane & src, int amount)
 {
   const float top = (float) ((1u << p.depth) - 1);
   const float r = fminf (fmaxf (floorf (v + 0.5f), 0.f), top);
+  const int b = sharpened (src, x, y, (int) r, amount, (int) top);
 
   *(uint16_t *) (p.data + (size_t) y * p.pitch + (size_t) x * p.step) =
-      (uint16_t) ((unsigned) r << p.shift);
+      (uint16_t) ((unsigned) b << p.shift);
 }
 
 /* Float conversions with full-rate float arithmetic instead of the

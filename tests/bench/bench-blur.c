@@ -6,7 +6,8 @@
  *    each input plane read once and each output plane written once, the
  *    floor of any blur; the scratch (coarse grids, box sums) is the
  *    element's (a CfxBlur reserved as the element reserves it), allocated
- *    once;
+ *    once; sharpening (the unsharp mask, amount 1) has the same floor: its
+ *    second read of the source, in the last kernel, should come from L2;
  *  - whole pipelines in frames per second: videotestsrc ! cudafxupload !
  *    cudablur ! cudafxdownload, and the same with queues between the
  *    elements, next to GStreamer's CPU gaussianblur (in a
@@ -31,6 +32,7 @@ typedef struct
   gboolean box;
   double sigma;
   int radius;
+  int amount;                   /* >= 0: sharpen (CFX_BLUR_AMOUNT_ONE: 1) */
   CfxBlur *blur;
 } BlurData;
 
@@ -43,9 +45,12 @@ launch_blur (int set, void *data)
   cudaError_t err;
   int p;
 
-  for (p = 0; p < d->n_planes; p++)
+  for (p = 0; p < d->n_planes; p++) {
     ch[p] = cfx_blur_channel (d->dst[set][p], d->src[set][p], d->sigma,
         d->radius, d->sub[p], d->sub[p]);
+    ch[p].sharpen = d->amount >= 0;
+    ch[p].amount = d->amount;
+  }
   err = d->box ? cfx_blur_box_frame (d->blur, ch, d->n_planes, 1, 0) :
       cfx_blur_gaussian_frame (d->blur, ch, d->n_planes, 1, 0);
   if (err != cudaSuccess) {
@@ -85,16 +90,23 @@ kernel_rows (void)
     gboolean box;
     double sigma;
     int radius;
+    int amount;                 /* >= 0: sharpen */
   } cases[] = {
-    {FALSE, 1.0, 0}, {FALSE, 3.0, 0}, {FALSE, 10.0, 0}, {FALSE, 50.0, 0},
-    {TRUE, 0.0, 100},
+    {FALSE, 1.0, 0, -1}, {FALSE, 3.0, 0, -1}, {FALSE, 10.0, 0, -1},
+    {FALSE, 50.0, 0, -1}, {TRUE, 0.0, 100, -1},
     /* either side of the crossover: the largest direct radius (48) and
      * the smallest decimated sigma */
-    {FALSE, 16.0, 0}, {FALSE, 16.5, 0},
+    {FALSE, 16.0, 0, -1}, {FALSE, 16.5, 0, -1},
     /* the border blocks of the decimated path, largest sigmas */
-    {FALSE, 100.0, 0}, {FALSE, 200.0, 0},
+    {FALSE, 100.0, 0, -1}, {FALSE, 200.0, 0, -1},
+    /* sharpening, amount 1: each path's epilogue (SHARPEN_FIRST on) */
+    {FALSE, 3.0, 0, CFX_BLUR_AMOUNT_ONE}, {FALSE, 50.0, 0,
+        CFX_BLUR_AMOUNT_ONE}, {TRUE, 0.0, 100, CFX_BLUR_AMOUNT_ONE},
   };
+  /* the blur cases before SHARPEN_FIRST: the targets' */
+  const guint SHARPEN_FIRST = 9;
   double t4k[G_N_ELEMENTS (cases)] = { 0 }, bytes4k = 0;
+  double t4k_i420[G_N_ELEMENTS (cases)] = { 0 };
   double share16 = 0;           /* 4K GRAY16 sigma 3, of the copy bandwidth */
   guint k, c;
 
@@ -157,11 +169,14 @@ kernel_rows (void)
       d->box = cases[c].box;
       d->sigma = cases[c].sigma;
       d->radius = cases[c].radius;
+      d->amount = cases[c].amount;
       if (d->box)
-        name = g_strdup_printf ("%s box radius %d", kinds[k].name, d->radius);
+        name = g_strdup_printf ("%s %s radius %d", kinds[k].name,
+            d->amount >= 0 ? "sharpen box" : "box", d->radius);
       else
-        name = g_strdup_printf ("%s gaussian sigma %g (%s)", kinds[k].name,
-            d->sigma, kinds[k].bytes == 2 ? (d->sigma <= 16.0 / 3.0 ?
+        name = g_strdup_printf ("%s %s sigma %g (%s)", kinds[k].name,
+            d->amount >= 0 ? "sharpen gaussian" : "gaussian", d->sigma,
+            kinds[k].bytes == 2 ? (d->sigma <= 16.0 / 3.0 ?
                 "direct sums, one kernel" : "direct sums, two passes") :
             path_name (w, h, d->sigma, buf, sizeof (buf)));
       if (!bench_case_wanted (name)) {
@@ -174,9 +189,12 @@ kernel_rows (void)
         t4k[c] = t;
         bytes4k = 2.0 * frame_bytes;
       }
+      if (k == 3)
+        t4k_i420[c] = t;
       if (kinds[k].bytes == 2 && w == 3840 && c == 1)
         share16 = 2.0 * frame_bytes / t / bench_copy_bandwidth;
-      if (kinds[k].bytes == 2 && !d->box && d->sigma <= 16.0 / 3.0) {
+      if (kinds[k].bytes == 2 && !d->box && d->sigma <= 16.0 / 3.0
+          && d->amount < 0) {
         /* the two tiled passes, for comparison (the elements take the
          * fused kernel) */
         cfx_blur16_use_fused (0);
@@ -197,15 +215,23 @@ kernel_rows (void)
 
   bench_target_depth ("cudablur 4K GRAY16 sigma 3 (against GRAY8)", share16,
       t4k[1] > 0 ? bytes4k / t4k[1] / bench_copy_bandwidth : 0);
+  /* sharpening's epilogue: the unsharp mask of 4K I420 sigma 3 against
+   * its blur (both at the same floor; the source's second read should
+   * come from L2) */
+  if (t4k_i420[1] > 0.0 && t4k_i420[SHARPEN_FIRST] > 0.0)
+    bench_target ("cudablur 4K I420 sharpen sigma 3 / blur sigma 3",
+        "<= 1.3x", t4k_i420[SHARPEN_FIRST] <= 1.3 * t4k_i420[1],
+        "%.1f against %.1f us: %.2fx", t4k_i420[SHARPEN_FIRST] * 1e6,
+        t4k_i420[1] * 1e6, t4k_i420[SHARPEN_FIRST] / t4k_i420[1]);
   /* with CUDAFX_BENCH_ONLY some of the cases may not have run */
-  for (c = 1; c < G_N_ELEMENTS (cases); c++)
+  for (c = 1; c < SHARPEN_FIRST; c++)
     if (t4k[c] <= 0.0)
       return;
   {
     double rate = bytes4k / t4k[1] / bench_copy_bandwidth, slowest = 0;
     guint worst = 1;
 
-    for (c = 1; c < G_N_ELEMENTS (cases); c++)
+    for (c = 1; c < SHARPEN_FIRST; c++)
       if (t4k[c] / t4k[1] > slowest) {
         slowest = t4k[c] / t4k[1];
         worst = c;

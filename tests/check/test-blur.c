@@ -327,6 +327,9 @@ typedef struct
   gint max;
   gdouble mean;
   gint poison;                  /* bytes outside the channel that changed */
+  /* sharpening: samples that differ from the reference's unsharp mask of
+   * the kernel's own blur (the epilogue, exact) */
+  gint epilogue;
 } Result;
 
 /* Where a channel lies in its device buffer: @step bytes between samples,
@@ -338,20 +341,29 @@ typedef struct
 
 /* A channel of w x h samples in a device buffer (the source at @sl, the
  * output at @dl, poisoned), blurred by the kernel and by the reference.
- * kind 0: Gaussian (a, b sigmas), 1: box (radii). */
+ * kind 0: Gaussian (a, b sigmas), 1: box (radii). @amount >= 0 sharpens:
+ * the output is the unsharp mask, compared with the reference's unsharp
+ * mask of the reference blur (max, mean) and of the kernel's own blur
+ * (epilogue), which the same launch writes into a second buffer (a
+ * channel that blurs beside the one that sharpens). */
 static Result
-kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
-    gint field_step, gdouble a, gdouble b, Content content, guint64 seed)
+kernel_case_sharpen (gint kind, gint w, gint h, Layout sl, Layout dl,
+    gint field_step, gdouble a, gdouble b, gint amount, Content content,
+    guint64 seed)
 {
   gsize sbytes = (gsize) sl.pitch * h + sl.offset + 16;
   gsize dbytes = (gsize) dl.pitch * h + dl.offset + 16;
   guint8 *host_src = g_malloc (sbytes), *host_dst = g_malloc (dbytes);
+  guint8 *host_blur = g_malloc (dbytes);
   guint8 *plane = g_malloc ((gsize) w * h), *want = g_malloc ((gsize) w * h);
-  guint8 *dsrc, *ddst;
+  guint8 *kblur = g_malloc ((gsize) w * h), *kwant = g_malloc ((gsize) w * h);
+  gboolean sharpen = amount >= 0;
+  guint8 *dsrc, *ddst, *dblur = NULL;
   void *scratch = NULL;
   gsize need;
   CfxRefPlane rsrc = { plane, w, w, h }, rdst = { want, w, w, h };
-  Result res = { 0, 0.0, 0 };
+  CfxRefPlane rkblur = { kblur, w, w, h }, rkwant = { kwant, w, w, h };
+  Result res = { 0, 0.0, 0, 0 };
   gdouble sum = 0.0;
   gint x, y;
   gsize i;
@@ -371,6 +383,12 @@ kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
   fail_unless_equals_int (cudaMemset (ddst, POISON, dbytes), cudaSuccess);
   need = kind == 0 ? cfx_blur_gaussian_scratch_size (w, h, a, b, field_step)
       : cfx_blur_box_scratch_size (w, h, (gint) a, (gint) b, field_step);
+  if (sharpen) {
+    fail_unless_equals_int (cudaMalloc ((void **) &dblur, dbytes),
+        cudaSuccess);
+    fail_unless_equals_int (cudaMemset (dblur, POISON, dbytes), cudaSuccess);
+    need *= 2;
+  }
   if (need)
     fail_unless_equals_int (cudaMalloc (&scratch, need), cudaSuccess);
 
@@ -379,9 +397,35 @@ kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
         sl.offset);
     CfxPlane d = cfx_plane_8bit (ddst + dl.offset, dl.pitch, w, h, dl.step,
         dl.offset);
-    cudaError_t err = kind == 0 ?
-        cfx_blur_gaussian (d, s, a, b, field_step, scratch, need, 0) :
-        cfx_blur_box (d, s, (gint) a, (gint) b, field_step, scratch, need, 0);
+    cudaError_t err;
+
+    if (sharpen) {
+      /* channel 0 sharpens, channel 1 blurs the same source: one launch */
+      CfxBlurChannel c[2];
+      gint i;
+
+      memset (c, 0, sizeof (c));
+      for (i = 0; i < 2; i++) {
+        c[i].src = s;
+        c[i].sigma_x = a;
+        c[i].sigma_y = b;
+        c[i].radius_x = (gint) a;
+        c[i].radius_y = (gint) b;
+      }
+      c[0].dst = d;
+      c[0].sharpen = 1;
+      c[0].amount = amount;
+      c[1].dst = cfx_plane_8bit (dblur + dl.offset, dl.pitch, w, h, dl.step,
+          dl.offset);
+      err = kind == 0 ?
+          cfx_blur_gaussian_multi (c, 2, field_step, scratch, need, 0) :
+          cfx_blur_box_multi (c, 2, field_step, scratch, need, 0);
+    } else {
+      err = kind == 0 ?
+          cfx_blur_gaussian (d, s, a, b, field_step, scratch, need, 0) :
+          cfx_blur_box (d, s, (gint) a, (gint) b, field_step, scratch, need,
+          0);
+    }
     fail_unless_equals_int (err, cudaSuccess);
   }
   fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
@@ -392,6 +436,20 @@ kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
     ref_gauss (&rdst, &rsrc, a, b, field_step);
   else
     ref_box (&rdst, &rsrc, (gint) a, (gint) b, field_step);
+  if (sharpen) {
+    fail_unless_equals_int (cudaMemcpy (host_blur, dblur, dbytes,
+            cudaMemcpyDeviceToHost), cudaSuccess);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        kblur[(gsize) y * w + x] = host_blur[dl.offset + (gsize) y *
+            dl.pitch + (gsize) x * dl.step];
+    cfx_ref_unsharp (&rdst, &rsrc, &rdst, amount);
+    cfx_ref_unsharp (&rkwant, &rsrc, &rkblur, amount);
+    for (y = 0; y < h; y++)
+      for (x = 0; x < w; x++)
+        res.epilogue += host_dst[dl.offset + (gsize) y * dl.pitch +
+            (gsize) x * dl.step] != kwant[(gsize) y * w + x];
+  }
 
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
@@ -407,16 +465,30 @@ kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
         && col % dl.step == 0 && col / dl.step < (gsize) w;
     if (!sample && host_dst[i] != POISON)
       res.poison++;
+    if (sharpen && !sample && host_blur[i] != POISON)
+      res.poison++;
   }
 
   cudaFree (dsrc);
   cudaFree (ddst);
+  cudaFree (dblur);
   cudaFree (scratch);
   g_free (host_src);
   g_free (host_dst);
+  g_free (host_blur);
   g_free (plane);
   g_free (want);
+  g_free (kblur);
+  g_free (kwant);
   return res;
+}
+
+static Result
+kernel_case_at (gint kind, gint w, gint h, Layout sl, Layout dl,
+    gint field_step, gdouble a, gdouble b, Content content, guint64 seed)
+{
+  return kernel_case_sharpen (kind, w, h, sl, dl, field_step, a, b, -1,
+      content, seed);
 }
 
 /* The same with source and output laid out alike */
@@ -448,6 +520,30 @@ gauss_ok (Result r, gint w, gint h, gdouble sx, gdouble sy, gint field_step,
     g_print ("%s %s: %s path, max error %d, mean %.4f, poison %d\n",
         ok ? "ok" : "FAIL", what, direct ? "direct" : "decimated", r.max,
         r.mean, r.poison);
+  return ok;
+}
+
+/* The tolerance of a sharpening case: the epilogue exact (the unsharp
+ * mask of the kernel's own blur), and against the reference's unsharp
+ * mask of the exact blur ceil (amount) times the blur's tolerance (a blur
+ * off by e moves amount (x - b) by amount e, its rounding by at most
+ * ceil (amount e)): the box exact, the direct Gaussian within
+ * ceil (amount), the decimated within 2 ceil (amount), mean under
+ * ceil (amount) / 2. TRUE if it passes. */
+static gboolean
+sharpen_ok (Result r, gint kind, gint w, gint h, gdouble sx, gdouble sy,
+    gint field_step, gint amount, const gchar * what)
+{
+  const gint steps = (amount + 255) / 256;
+  gboolean direct = kind == 0 && cfx_blur_gaussian_path (w, h, sx, sy,
+      field_step) == CFX_BLUR_PATH_DIRECT, ok;
+
+  ok = r.poison == 0 && r.epilogue == 0 && (kind == 1 ? r.max == 0 : direct ?
+      r.max <= steps : (r.max <= 2 * steps && r.mean < 0.5 * steps + 1e-9));
+  if (!ok)
+    g_print ("FAIL sharpen %s (amount %d/256): max error %d, mean %.4f, "
+        "epilogue %d, poison %d\n", what, amount, r.max, r.mean, r.epilogue,
+        r.poison);
   return ok;
 }
 
@@ -675,6 +771,107 @@ GST_START_TEST (test_box_kernel)
       }
   }
   fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* Sharpening, as the last kernel's epilogue of every 8-bit path: the
+ * direct and decimated Gaussians, the box; odd and even sizes, both field
+ * modes, random and natural content, aligned and byte-wise layouts, and
+ * amounts 0 (the source), 0.3, 1 and 16 */
+GST_START_TEST (test_sharpen_kernel)
+{
+  const gint dims[][2] = { {1, 1}, {2, 3}, {33, 17}, {64, 48}, {301, 203},
+  {1920, 1080}
+  };
+  const gdouble gs[] = { 0.5, 2.0, 5.0, 16.0, 50.0 };
+  const gint br[] = { 1, 7, 100 };
+  const gint amounts[] = { 256, 77, 4096, 0 };
+  const Layout odd[][2] = {
+    {{1, 301, 1}, {1, 304, 0}},         /* source unaligned */
+    {{2, 640, 1}, {1, 320, 0}},         /* a packed component into a plane */
+    {{1, 512, 0}, {2, 1030, 3}},        /* a plane into a packed component */
+  };
+  gboolean ok = TRUE;
+  guint d, k, l;
+  gint fs, kind;
+
+  for (d = 0; d < G_N_ELEMENTS (dims); d++)
+    for (kind = 0; kind < 2; kind++)
+      for (k = 0; k < (kind == 0 ? G_N_ELEMENTS (gs) : G_N_ELEMENTS (br));
+          k++)
+        for (fs = 1; fs <= 2; fs++) {
+          gint w = dims[d][0], h = dims[d][1];
+          gdouble a = kind == 0 ? gs[k] : br[k];
+          gint amount = amounts[(d + k + fs) % G_N_ELEMENTS (amounts)];
+          Content c = (d + k) % 2 ? CONTENT_NATURAL : CONTENT_RANDOM;
+          Layout lay = { 1, device_pitch (w), 0 };
+          gchar *what = g_strdup_printf ("%s %dx%d %g field_step %d %s",
+              kind == 0 ? "gaussian" : "box", w, h, a, fs,
+              c == CONTENT_NATURAL ? "natural" : "random");
+          Result r = kernel_case_sharpen (kind, w, h, lay, lay, fs, a, a,
+              amount, c, d * 100 + k * 10 + fs);
+
+          ok &= sharpen_ok (r, kind, w, h, a, a, fs, amount, what);
+          /* amount 1 on every case too */
+          if (amount != 256) {
+            r = kernel_case_sharpen (kind, w, h, lay, lay, fs, a, a, 256, c,
+                d * 100 + k * 10 + fs + 5);
+            ok &= sharpen_ok (r, kind, w, h, a, a, fs, 256, what);
+          }
+          g_free (what);
+        }
+
+  /* the byte-wise reads of the source and writes of the output */
+  for (l = 0; l < G_N_ELEMENTS (odd); l++)
+    for (kind = 0; kind < 2; kind++)
+      for (k = 0; k < 3; k++) {
+        gdouble a = kind == 0 ? gs[k + 1] : br[k];
+        gchar *what = g_strdup_printf ("%s layout %u 300x77 %g",
+            kind == 0 ? "gaussian" : "box", l, a);
+        Result r = kernel_case_sharpen (kind, 300, 77, odd[l][0], odd[l][1],
+            1, a, a / 2, 256, CONTENT_NATURAL, 10 * l + k);
+
+        ok &= sharpen_ok (r, kind, 300, 77, a, a / 2, 1, 256, what);
+        g_free (what);
+      }
+  fail_unless (ok);
+}
+
+GST_END_TEST;
+
+/* Amounts out of 0 .. CFX_BLUR_MAX_AMOUNT are refused, and nothing runs */
+GST_START_TEST (test_sharpen_arguments)
+{
+  const gint bad[] = { -1, CFX_BLUR_MAX_AMOUNT + 1, G_MININT };
+  guint8 *d;
+  CfxBlurChannel c;
+  guint i;
+
+  fail_unless_equals_int (cudaMalloc ((void **) &d, 8192), cudaSuccess);
+  fail_unless_equals_int (cudaMemset (d, 0, 8192), cudaSuccess);
+  memset (&c, 0, sizeof (c));
+  c.src = cfx_plane_8bit (d, 64, 32, 32, 1, 0);
+  c.dst = cfx_plane_8bit (d + 4096, 64, 32, 32, 1, 0);
+  c.sigma_x = c.sigma_y = 1.0;
+  c.radius_x = c.radius_y = 1;
+  c.sharpen = 1;
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    c.amount = bad[i];
+    fail_unless_equals_int (cfx_blur_gaussian_multi (&c, 1, 1, NULL, 0, 0),
+        cudaErrorInvalidValue);
+    fail_unless_equals_int (cfx_blur_box_multi (&c, 1, 1, NULL, 0, 0),
+        cudaErrorInvalidValue);
+  }
+  /* the limits themselves are taken (box sums need scratch) */
+  c.amount = CFX_BLUR_MAX_AMOUNT;
+  fail_unless_equals_int (cfx_blur_gaussian_multi (&c, 1, 1, NULL, 0, 0),
+      cudaSuccess);
+  c.amount = 0;
+  fail_unless_equals_int (cfx_blur_gaussian_multi (&c, 1, 1, NULL, 0, 0),
+      cudaSuccess);
+  fail_unless_equals_int (cudaDeviceSynchronize (), cudaSuccess);
+  cudaFree (d);
 }
 
 GST_END_TEST;
@@ -1043,6 +1240,10 @@ typedef struct
   gint radius;
   gint planes;                  /* 0 all, 1 luma, 2 chroma */
   gboolean fields;              /* the frame is blurred field by field */
+  /* the element sharpens (size -sigma or -radius), of strength amount;
+   * sigma and radius here are the blur's (positive; 0: a copy) */
+  gboolean sharpen;
+  gdouble amount;
 } Expect;
 
 static gint
@@ -1069,6 +1270,10 @@ check_frame (GstVideoFrame * in, GstVideoFrame * out, const Expect * e,
     gint sy = (1 << GST_VIDEO_FORMAT_INFO_H_SUB (finfo, c)) * (e->fields ? 2 :
         1);
     gboolean blurred = e->planes == 0 || (e->planes == 1) == (c == 0);
+    gboolean copied = !blurred || (e->box ? e->radius == 0 : e->sigma == 0.0);
+    /* sharpening: a blur off by 1 moves the output by ceil (amount) */
+    gint amount = e->sharpen ? cfx_ref_sharpen_amount (e->amount) : 256;
+    gint steps = (amount + 255) / 256;
     guint8 *pin = g_malloc ((gsize) w * h), *pout = g_malloc ((gsize) w * h);
     guint8 *want = g_malloc ((gsize) w * h);
     CfxRefPlane rin = { pin, w, w, h }, rwant = { want, w, w, h };
@@ -1084,13 +1289,15 @@ check_frame (GstVideoFrame * in, GstVideoFrame * out, const Expect * e,
                 c))[(gsize) y * GST_VIDEO_FRAME_COMP_STRIDE (out, c) +
             (gsize) x * ps];
       }
-    if (!blurred)
+    if (copied)
       memcpy (want, pin, (gsize) w * h);
     else if (e->box)
       ref_box (&rwant, &rin, scale_radius (e->radius, sx),
           scale_radius (e->radius, sy), e->fields ? 2 : 1);
     else
       ref_gauss (&rwant, &rin, sxx, syy, e->fields ? 2 : 1);
+    if (!copied && e->sharpen)
+      cfx_ref_unsharp (&rwant, &rin, &rwant, amount);
 
     for (y = 0; y < h; y++)
       for (x = 0; x < w; x++) {
@@ -1099,10 +1306,10 @@ check_frame (GstVideoFrame * in, GstVideoFrame * out, const Expect * e,
         max = MAX (max, d);
         sum += d;
       }
-    if (!blurred || e->box ? max != 0 :
+    if (copied || e->box ? max != 0 :
         cfx_blur_gaussian_path (w, h, sxx, syy, e->fields ? 2 : 1) ==
-        CFX_BLUR_PATH_DIRECT ? max > 1 :
-        (max > 2 || sum / ((gdouble) w * h) >= 0.5)) {
+        CFX_BLUR_PATH_DIRECT ? max > steps :
+        (max > 2 * steps || sum / ((gdouble) w * h) >= 0.5 * steps)) {
       g_print ("FAIL %s: component %u (%dx%d, %s): max error %d, mean %.4f\n",
           what, c, w, h, blurred ? "blurred" : "copied", max,
           sum / ((gdouble) w * h));
@@ -1215,6 +1422,15 @@ GST_START_TEST (test_element_formats)
     {"sigma=2", {FALSE, 2.0, 0, 0, FALSE}},
     {"sigma=10", {FALSE, 10.0, 0, 0, FALSE}},
     {"method=box radius=7", {TRUE, 0.0, 7, 0, FALSE}},
+    {"sigma=-2", {FALSE, 2.0, 0, 0, FALSE, TRUE, 1.0}},
+    {"sigma=-20 amount=0.3", {FALSE, 20.0, 0, 0, FALSE, TRUE, 0.3}},
+    {"method=box radius=-7 amount=2.5", {TRUE, 0.0, 7, 0, FALSE, TRUE, 2.5}},
+    {"sigma=-3 planes=luma amount=0.75", {FALSE, 3.0, 0, 1, FALSE, TRUE,
+            0.75}},
+    /* each method reads its own size: the other's sign changes nothing */
+    {"method=box radius=3 sigma=-5", {TRUE, 0.0, 3, 0, FALSE}},
+    {"sigma=0", {FALSE, 0.0, 0, 0, FALSE}},
+    {"method=box radius=0 amount=3", {TRUE, 0.0, 0, 0, FALSE}},
   };
   gboolean ok = TRUE;
   guint f, s, k, n;
@@ -1261,6 +1477,8 @@ GST_START_TEST (test_element_4k)
     {"sigma=3", {FALSE, 3.0, 0, 0, FALSE}},
     {"sigma=50", {FALSE, 50.0, 0, 0, FALSE}},
     {"method=box radius=100", {TRUE, 0.0, 100, 0, FALSE}},
+    {"sigma=-1.5 amount=0.5", {FALSE, 1.5, 0, 0, FALSE, TRUE, 0.5}},
+    {"method=box radius=-3", {TRUE, 0.0, 3, 0, FALSE, TRUE, 1.0}},
   };
   gboolean ok = TRUE;
   guint f, k;
@@ -1465,6 +1683,8 @@ GST_START_TEST (test_element_fields_reference)
     {"sigma=3", {FALSE, 3.0, 0, 0, TRUE}},
     {"sigma=20", {FALSE, 20.0, 0, 0, TRUE}},
     {"method=box radius=5", {TRUE, 0.0, 5, 0, TRUE}},
+    {"sigma=-3", {FALSE, 3.0, 0, 0, TRUE, TRUE, 1.0}},
+    {"method=box radius=-5 amount=0.7", {TRUE, 0.0, 5, 0, TRUE, TRUE, 0.7}},
   };
   const gchar *fmts[] = { "I420", "UYVY", "NV12", "Y42B", "GRAY8" };
   gboolean ok = TRUE;
@@ -1631,6 +1851,8 @@ blur_suite (void)
   tcase_add_test (tc, test_gaussian_approximation);
   tcase_add_test (tc, test_tiny_planes);
   tcase_add_test (tc, test_box_kernel);
+  tcase_add_test (tc, test_sharpen_kernel);
+  tcase_add_test (tc, test_sharpen_arguments);
   tcase_add_test (tc, test_element_formats);
   tcase_add_test (tc, test_element_4k);
   tcase_add_test (tc, test_element_planes);

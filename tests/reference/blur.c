@@ -13,7 +13,13 @@
  * for the last ulp) and (sum + n / 2) / n in integers for the box (n is
  * always odd there, so no exact half ever occurs).
  *
- * Both functions read all of src before writing dst, so dst may be src. */
+ * Both functions read all of src before writing dst, so dst may be src.
+ *
+ * Sharpening (cfx_ref_unsharp): the unsharp mask x + a (x - b) of the
+ * source x and its blur b as the functions above write it (rounded), a =
+ * amount / 256, rounded half up like the blurs and clamped. Every term is
+ * a multiple of 1/256 far inside double's exact range, so the rounding is
+ * of the exact value. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,4 +193,29 @@ cfx_ref_box_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
     memcpy (dst_row (dst, y), res + (long) y * w, (size_t) w);
 
   free (res);
+}
+
+int
+cfx_ref_sharpen_amount (double strength)
+{
+  return (int) floor (strength * 256.0 + 0.5);
+}
+
+void
+cfx_ref_unsharp (const CfxRefPlane * dst, const CfxRefPlane * src,
+    const CfxRefPlane * blurred, int amount)
+{
+  const double a = amount / 256.0;
+  int x, y;
+
+  for (y = 0; y < src->height; y++) {
+    const uint8_t *in = src_row (src, y), *b = src_row (blurred, y);
+    uint8_t *out = dst_row (dst, y);
+
+    for (x = 0; x < src->width; x++) {
+      double v = floor (in[x] + a * ((double) in[x] - b[x]) + 0.5);
+
+      out[x] = (uint8_t) (v < 0.0 ? 0.0 : v > 255.0 ? 255.0 : v);
+    }
+  }
 }

@@ -21,7 +21,8 @@
  * test-blur-ref checks that.
  *
  * Both functions read all of src into a buffer before writing dst, so dst
- * may be src (or overlap it). */
+ * may be src (or overlap it). cfx_ref_unsharp16 is blur.c's unsharp mask
+ * at the sample's depth. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -199,5 +200,31 @@ cfx_ref_box_blur16 (const CfxRefWordPlane * dst, const CfxRefWordPlane * src,
   write_plane (dst, res, w, h);
 
   free (res);
+  free (in);
+}
+
+void
+cfx_ref_unsharp16 (const CfxRefWordPlane * dst, const CfxRefWordPlane * src,
+    const CfxRefWordPlane * blurred, int amount)
+{
+  int w = src->width, h = src->height, x;
+  const double a = amount / 256.0;
+  double maxv;
+  unsigned int *in, *b;
+
+  if (w <= 0 || h <= 0)
+    return;
+  check_planes (dst, src);
+  check_planes (blurred, src);
+  maxv = (double) max_value (src->depth);
+  in = read_plane (src);
+  b = read_plane (blurred);
+  for (x = 0; x < w * h; x++) {
+    double v = floor (in[x] + a * ((double) in[x] - b[x]) + 0.5);
+
+    in[x] = (unsigned int) (v < 0.0 ? 0.0 : v > maxv ? maxv : v);
+  }
+  write_plane (dst, in, w, h);
+  free (b);
   free (in);
 }

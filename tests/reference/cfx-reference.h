@@ -67,6 +67,17 @@ void cfx_ref_gaussian_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
 void cfx_ref_box_blur (const CfxRefPlane * dst, const CfxRefPlane * src,
     int radius_x, int radius_y, int field_step);
 
+/* Sharpening: the unsharp mask of a blur, from the blur's rounded output
+ * @blurred (b) and the source @src (x), per sample:
+ *   out = clamp (floor (x + a (x - b) + 1/2), 0, 255)
+ * with a = amount / 256 (amount an integer, 256: 2 x - b). dst may be src
+ * or blurred. */
+void cfx_ref_unsharp (const CfxRefPlane * dst, const CfxRefPlane * src,
+    const CfxRefPlane * blurred, int amount);
+/* A sharpening strength as the integer amount above: s * 256 rounded to
+ * nearest (halves up) */
+int cfx_ref_sharpen_amount (double strength);
+
 /* blur.c's helpers, shared with blur16.c: malloc that aborts on failure;
  * rows of field f of a frame of h rows; field_step as 1 or 2; normalised
  * Gaussian weights w[0 .. 2r] for offsets -r .. r, r = ceil (3 sigma)
@@ -111,6 +122,12 @@ void cfx_ref_gaussian_blur16 (const CfxRefWordPlane * dst,
     int field_step);
 void cfx_ref_box_blur16 (const CfxRefWordPlane * dst,
     const CfxRefWordPlane * src, int radius_x, int radius_y, int field_step);
+/* cfx_ref_unsharp in units of the sample's own depth (clamped to
+ * 0..2^depth - 1); the three planes have the same depth. dst may be src
+ * or blurred. */
+void cfx_ref_unsharp16 (const CfxRefWordPlane * dst,
+    const CfxRefWordPlane * src, const CfxRefWordPlane * blurred,
+    int amount);
 
 /* ---- deinterlace (deinterlace.c) -------------------------------------- */
 

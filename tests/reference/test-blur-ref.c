@@ -573,6 +573,166 @@ test_large_sigma (void)
   img_free (&dst);
 }
 
+/* ---- sharpening (cfx_ref_unsharp, cfx_ref_unsharp16) ------------------- */
+
+/* One sample: x, its blur b, the amount, and out = clamp (floor (x +
+ * amount / 256 (x - b) + 1/2)) worked out by hand */
+typedef struct
+{
+  int x, b, amount, want;
+} UnsharpCase;
+
+static const UnsharpCase unsharp_cases[] = {
+  {100, 90, 256, 110},          /* 2 x - b */
+  {90, 100, 256, 80},
+  {100, 90, 128, 105},          /* 100 + 5 */
+  {100, 91, 128, 105},          /* 100 + 4.5: half up */
+  {91, 100, 128, 87},           /* 91 - 4.5 = 86.5: half up */
+  {100, 97, 85, 101},           /* 100 + 255 / 256 = 100.996 */
+  {100, 103, 85, 99},           /* 100 - 0.996 = 99.004 */
+  {100, 99, 127, 100},          /* 100 + 0.496 */
+  {100, 99, 128, 101},          /* 100 + 0.5 */
+  {250, 200, 256, 255},         /* 300: clamped */
+  {5, 50, 256, 0},              /* -40: clamped */
+  {130, 129, 4096, 146},        /* amount 16 */
+  {77, 3, 0, 77},               /* amount 0: the source */
+  {0, 255, 256, 0},
+  {255, 0, 4096, 255},
+};
+
+static void
+test_unsharp_hand (void)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof (unsharp_cases) / sizeof (unsharp_cases[0]); i++) {
+    const UnsharpCase *c = &unsharp_cases[i];
+    Img src = img_new (1, 1, c->x), b = img_new (1, 1, c->b);
+    Img out = img_new (1, 1, -1);
+
+    cfx_ref_unsharp (&out.p, &src.p, &b.p, c->amount);
+    CHECK (px (&out, 0, 0) == c->want && padding_intact (&out),
+        "unsharp x %d b %d amount %d: got %d want %d", c->x, c->b, c->amount,
+        px (&out, 0, 0), c->want);
+    img_free (&src);
+    img_free (&b);
+    img_free (&out);
+  }
+
+  CHECK (cfx_ref_sharpen_amount (1.0) == 256, "amount 1.0 -> %d",
+      cfx_ref_sharpen_amount (1.0));
+  CHECK (cfx_ref_sharpen_amount (0.5) == 128, "amount 0.5 -> %d",
+      cfx_ref_sharpen_amount (0.5));
+  CHECK (cfx_ref_sharpen_amount (1.0 / 512) == 1, "amount 1/512 -> %d "
+      "(half up)", cfx_ref_sharpen_amount (1.0 / 512));
+  CHECK (cfx_ref_sharpen_amount (0.3) == 77, "amount 0.3 -> %d (76.8)",
+      cfx_ref_sharpen_amount (0.3));
+  CHECK (cfx_ref_sharpen_amount (16.0) == 4096, "amount 16 -> %d",
+      cfx_ref_sharpen_amount (16.0));
+  CHECK (cfx_ref_sharpen_amount (0.0) == 0, "amount 0 -> %d",
+      cfx_ref_sharpen_amount (0.0));
+}
+
+/* A row [0 0 90 0 0] and its box of radius 1 along x (mirrored: [0 30 30
+ * 30 0]); sharpened at amount 1: [0, 0 - 30 -> 0, 90 + 60, 0, 0], at
+ * amount 0.5: [0, 0, 90 + 30, 0, 0]; at amount 1 along both axes of a
+ * field-split 5x2 frame, each row on its own, the same. */
+static void
+test_unsharp_box_hand (void)
+{
+  static const int row[5] = { 0, 0, 90, 0, 0 };
+  static const int want1[5] = { 0, 0, 150, 0, 0 };
+  static const int want_half[5] = { 0, 0, 120, 0, 0 };
+  Img src = img_new (5, 2, 0), b = img_new (5, 2, -1), out = img_new (5, 2,
+      -1);
+  int x, y, ok1 = 1, ok2 = 1;
+
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 5; x++)
+      set_px (&src, x, y, row[x]);
+  cfx_ref_box_blur (&b.p, &src.p, 1, 0, 1);
+  cfx_ref_unsharp (&out.p, &src.p, &b.p, 256);
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 5; x++)
+      ok1 &= px (&out, x, y) == want1[x];
+  cfx_ref_unsharp (&out.p, &src.p, &b.p, 128);
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 5; x++)
+      ok2 &= px (&out, x, y) == want_half[x];
+  CHECK (ok1 && ok2 && padding_intact (&out), "box unsharp of [0 0 90 0 0]: "
+      "amount 1 %s, amount 0.5 %s", ok1 ? "ok" : "wrong",
+      ok2 ? "ok" : "wrong");
+
+  /* radius 1 vertically too, field_step 2: each field is one row, so the
+   * vertical box changes nothing */
+  cfx_ref_box_blur (&b.p, &src.p, 1, 1, 2);
+  cfx_ref_unsharp (&out.p, &src.p, &b.p, 256);
+  ok1 = 1;
+  for (y = 0; y < 2; y++)
+    for (x = 0; x < 5; x++)
+      ok1 &= px (&out, x, y) == want1[x];
+  CHECK (ok1, "box unsharp of [0 0 90 0 0] fields: wrong");
+
+  img_free (&src);
+  img_free (&b);
+  img_free (&out);
+}
+
+/* Properties: amount 0 gives the source; a constant image stays (its blur
+ * is itself); in place (dst = src, dst = blurred) gives the same; every
+ * output is within the clamped range and moves away from the blur
+ * (sign (out - b) = sign (x - b) or out = x). */
+static void
+test_unsharp_properties (void)
+{
+  static const int amounts[] = { 0, 1, 128, 256, 300, 4096 };
+  size_t ai;
+  int kind, x, y;
+
+  for (kind = 0; kind < 2; kind++)
+    for (ai = 0; ai < sizeof (amounts) / sizeof (amounts[0]); ai++) {
+      const int w = 23, h = 17, amount = amounts[ai];
+      Img src = img_random (w, h, 0, 255), b = img_new (w, h, -1);
+      Img out = img_new (w, h, -1), in_place = img_new (w, h, -1);
+      Img c = img_new (w, h, 131), cb = img_new (w, h, -1);
+      int ok_zero = 1, ok_dir = 1;
+
+      blur (kind, &b, &src, kind == 0 ? 1.7 : 2, kind == 0 ? 2.2 : 3, 1);
+      cfx_ref_unsharp (&out.p, &src.p, &b.p, amount);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          int v = px (&out, x, y), s = px (&src, x, y), bb = px (&b, x, y);
+
+          if (amount == 0 && v != s)
+            ok_zero = 0;
+          if ((s > bb && v < s) || (s < bb && v > s) || (s == bb && v != s))
+            ok_dir = 0;
+        }
+      CHECK (ok_zero && ok_dir && padding_intact (&out),
+          "unsharp %s amount %d: %s", kind == 0 ? "gauss" : "box", amount,
+          !ok_zero ? "amount 0 is not the source" : "moved towards the blur");
+
+      /* in place, over the source and over the blur */
+      memcpy (in_place.mem, src.mem, (size_t) src.p.stride * h);
+      cfx_ref_unsharp (&in_place.p, &in_place.p, &b.p, amount);
+      CHECK (img_equal (&in_place, &out), "unsharp dst = src differs");
+      memcpy (in_place.mem, b.mem, (size_t) b.p.stride * h);
+      cfx_ref_unsharp (&in_place.p, &src.p, &in_place.p, amount);
+      CHECK (img_equal (&in_place, &out), "unsharp dst = blurred differs");
+
+      blur (kind, &cb, &c, 5.0, 5.0, 2);
+      cfx_ref_unsharp (&cb.p, &c.p, &cb.p, amount);
+      CHECK (img_equal (&cb, &c), "unsharp of a constant changed it");
+
+      img_free (&src);
+      img_free (&b);
+      img_free (&out);
+      img_free (&in_place);
+      img_free (&c);
+      img_free (&cb);
+    }
+}
+
 /* ---- 16-bit words (blur16.c) -------------------------------------------- */
 
 /* A component of 16-bit words: data at mem + off, one word every step
@@ -1055,6 +1215,85 @@ test16_scale (void)
     }
 }
 
+/* cfx_ref_unsharp16: at depth 8 what the 8-bit one gives (any layout,
+ * garbage in the unused bits), the hand cases at depth 16 (clamped to
+ * 65535), and the output words clean. */
+static void
+test16_unsharp (void)
+{
+  static const Layout16 l8[] = { {8, 0, 2, 0}, {8, 8, 4, 2} };
+  static const Layout16 g16 = { 16, 0, 2, 0 };
+  static const Layout16 p010 = { 10, 6, 4, 2 };
+  static const int amounts[] = { 0, 77, 256, 4096 };
+  const int w = 19, h = 7;
+  size_t li, ai, i;
+  int x, y;
+
+  for (li = 0; li < 2; li++)
+    for (ai = 0; ai < sizeof (amounts) / sizeof (amounts[0]); ai++) {
+      Img src = img_random (w, h, 0, 255), b = img_random (w, h, 0, 255);
+      Img out = img_new (w, h, -1);
+      Img16 s16 = img16_new (w, h, &l8[li]), b16 = img16_new (w, h, &l8[li]);
+      Img16 o16 = img16_new (w, h, &l8[li]);
+      int ok = 1;
+
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+          set16 (&s16, x, y, px (&src, x, y), poison (&s16));
+          set16 (&b16, x, y, px (&b, x, y), poison (&b16));
+        }
+      cfx_ref_unsharp (&out.p, &src.p, &b.p, amounts[ai]);
+      cfx_ref_unsharp16 (&o16.p, &s16.p, &b16.p, amounts[ai]);
+      for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++)
+          ok &= val16 (&o16, x, y) == px (&out, x, y);
+      CHECK (ok && clean16 (&o16), "unsharp16 depth 8 layout %d amount %d "
+          "differs from 8-bit", (int) li, amounts[ai]);
+      img_free (&src);
+      img_free (&b);
+      img_free (&out);
+      img16_free (&s16);
+      img16_free (&b16);
+      img16_free (&o16);
+    }
+
+  /* depth 16 and P010's V: x 60000, b 50000, amount 1 -> 70000 clamped
+   * to 65535; amount 0.5 (128) -> 65000; x 1000, b 1001, amount 128 ->
+   * 999.5 -> 1000 (half up). P010 (depth 10): x 1000, b 900, amount 256
+   * -> 1100 clamped to 1023; x 24, b 30, amount 384 -> 15. */
+  {
+    const struct
+    {
+      const Layout16 *l;
+      int x, b, amount, want;
+    } c[] = {
+      {&g16, 60000, 50000, 256, 65535},
+      {&g16, 60000, 50000, 128, 65000},
+      {&g16, 1000, 1001, 128, 1000},
+      {&g16, 65535, 0, 4096, 65535},
+      {&g16, 0, 65535, 4096, 0},
+      {&p010, 1000, 900, 256, 1023},
+      {&p010, 24, 30, 384, 15},
+    };
+
+    for (i = 0; i < sizeof (c) / sizeof (c[0]); i++) {
+      Img16 s1 = img16_new (1, 1, c[i].l), b1 = img16_new (1, 1, c[i].l);
+      Img16 o1 = img16_new (1, 1, c[i].l);
+
+      set16 (&s1, 0, 0, c[i].x, poison (&s1));
+      set16 (&b1, 0, 0, c[i].b, poison (&b1));
+      cfx_ref_unsharp16 (&o1.p, &s1.p, &b1.p, c[i].amount);
+      CHECK (val16 (&o1, 0, 0) == c[i].want && clean16 (&o1),
+          "unsharp16 depth %d x %d b %d amount %d: got %d want %d",
+          c[i].l->depth, c[i].x, c[i].b, c[i].amount, val16 (&o1, 0, 0),
+          c[i].want);
+      img16_free (&s1);
+      img16_free (&b1);
+      img16_free (&o1);
+    }
+  }
+}
+
 int
 main (void)
 {
@@ -1075,6 +1314,10 @@ main (void)
   test16_p010 ();
   test16_fields ();
   test16_scale ();
+  test_unsharp_hand ();
+  test_unsharp_box_hand ();
+  test_unsharp_properties ();
+  test16_unsharp ();
 
   printf ("%d checks, %d failures\n", checks, failures);
   return failures ? 1 : 0;
