@@ -4,7 +4,8 @@
  * system memory at every boundary between their elements and ours (a
  * download, then an upload again): every element is deterministic.
  * - cudaconvertscale (scale and format change) before our filters and
- *   after them (GStreamer 1.22+);
+ *   after them (1.24+: Debian 12's 1.22.0 has none of these elements, and
+ *   the test is built against 1.24 or newer only);
  * - cudacompositor with one input written by our filters and our filter on
  *   its output (1.26+);
  * - cudaipcsink in another process (this program run again, our filter
@@ -527,7 +528,7 @@ main (int argc, char **argv)
     const gchar *names[2];
     guint since_minor;
   } cases[] = {
-    {{"cudaconvertscale", NULL}, 22},
+    {{"cudaconvertscale", NULL}, 24},
     {{"cudacompositor", NULL}, 26},
     {{"cudaipcsink", "cudaipcsrc"}, 24},
   };
