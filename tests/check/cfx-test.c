@@ -451,3 +451,38 @@ cfx_test_check_samples_equal (GPtrArray * got, GPtrArray * want,
     g_free (frame_what);
   }
 }
+
+/* ---- host waits at the boundary ----------------------------------------- */
+
+static gint boundary_waits;
+
+static void
+log_boundary_wait (GstDebugCategory * category, GstDebugLevel level,
+    const gchar * file, const gchar * function, gint line, GObject * object,
+    GstDebugMessage * message, gpointer user_data)
+{
+  if (g_strcmp0 (gst_debug_category_get_name (category), "cudafxframe") == 0
+      && g_str_has_prefix (gst_debug_message_get (message),
+          "host wait at the boundary"))
+    g_atomic_int_inc (&boundary_waits);
+}
+
+void
+cfx_test_count_boundary_waits (void)
+{
+  static gsize once = 0;
+
+  /* one log function for the process: a failed test leaves no second */
+  if (g_once_init_enter (&once)) {
+    gst_debug_set_threshold_for_name ("cudafxframe", GST_LEVEL_DEBUG);
+    gst_debug_add_log_function (log_boundary_wait, NULL, NULL);
+    g_once_init_leave (&once, 1);
+  }
+  g_atomic_int_set (&boundary_waits, 0);
+}
+
+gint
+cfx_test_boundary_waits (void)
+{
+  return g_atomic_int_get (&boundary_waits);
+}

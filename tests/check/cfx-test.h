@@ -15,6 +15,13 @@ G_BEGIN_DECLS
 /* Call first in main(). Returns FALSE if the environment is broken. */
 gboolean cfx_test_init (int *argc, char ***argv);
 
+/* Host waits at the boundary with GStreamer's CUDA memory (the frame
+ * layer logs each, category cudafxframe): counting starts for the whole
+ * process at the first call of cfx_test_count_boundary_waits (), which
+ * also sets the count to 0; cfx_test_boundary_waits () reads it. */
+void cfx_test_count_boundary_waits (void);
+gint cfx_test_boundary_waits (void);
+
 /* Loads one GStreamer plugin by name (libgst<name>.so) from the system
  * plugin directory (CUDAFX_GST_PLUGINS_DIR). */
 gboolean cfx_test_load_system_plugin (const gchar * name);

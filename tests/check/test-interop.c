@@ -36,22 +36,6 @@ static const struct
   {"cudaluma", "YUY2", FALSE, FALSE},
 };
 
-/* Host waits at the boundary: the frame layer logs each one (our write
- * into GStreamer's CUDA memory finished on the host before its consumer
- * gets it) */
-static gint boundary_waits;
-
-static void
-count_boundary_waits (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (g_strcmp0 (gst_debug_category_get_name (category), "cudafxframe") == 0
-      && g_str_has_prefix (gst_debug_message_get (message),
-          "host wait at the boundary"))
-    g_atomic_int_inc (&boundary_waits);
-}
-
 /* nvcodec's cudaupload ! our filters ! nvcodec's cudadownload, forced
  * through GStreamer's CUDA memory, against our own upload and download.
  * With GStreamer 1.24+ (a stream API) our writes into their memory are
@@ -60,8 +44,6 @@ GST_START_TEST (test_nvcodec_memory_through_filters)
 {
   guint i;
 
-  gst_debug_set_threshold_for_name ("cudafxframe", GST_LEVEL_DEBUG);
-  gst_debug_add_log_function (count_boundary_waits, NULL, NULL);
 
   for (i = 0; i < G_N_ELEMENTS (chains); i++) {
     gchar *caps = g_strdup_printf (chains[i].interlaced ? CAPS_I : CAPS_P,
@@ -77,17 +59,17 @@ GST_START_TEST (test_nvcodec_memory_through_filters)
     guint64 copies = gst_cuda_fx_memory_get_copy_count ();
     GPtrArray *got;
 
-    g_atomic_int_set (&boundary_waits, 0);
+    cfx_test_count_boundary_waits ();
     got = cfx_test_run_samples (theirs, "out", 20);
     cfx_test_check_samples_equal (got, want, TRUE, theirs);
     fail_unless_equals_uint64 (gst_cuda_fx_memory_get_copy_count (), copies);
     g_printerr ("interop: %s: %d host waits at the boundary (%s)\n",
-        chains[i].filter, g_atomic_int_get (&boundary_waits),
+        chains[i].filter, cfx_test_boundary_waits (),
         gst_cuda_fx_interop_has_streams ()? "stream API" : "1.22");
     if (!chains[i].nvcodec_down || gst_cuda_fx_interop_has_streams ()) {
-      fail_unless_equals_int (g_atomic_int_get (&boundary_waits), 0);
+      fail_unless_equals_int (cfx_test_boundary_waits (), 0);
     } else {
-      fail_unless (g_atomic_int_get (&boundary_waits) > 0);
+      fail_unless (cfx_test_boundary_waits () > 0);
     }
     g_ptr_array_unref (want);
     g_ptr_array_unref (got);
@@ -95,7 +77,6 @@ GST_START_TEST (test_nvcodec_memory_through_filters)
     g_free (theirs);
     g_free (caps);
   }
-  gst_debug_remove_log_function (count_boundary_waits);
 }
 
 GST_END_TEST;

@@ -42,27 +42,6 @@
 
 /* ---- host waits at the boundary ----------------------------------------- */
 
-static gint boundary_waits;
-
-static void
-count_boundary_waits (GstDebugCategory * category, GstDebugLevel level,
-    const gchar * file, const gchar * function, gint line, GObject * object,
-    GstDebugMessage * message, gpointer user_data)
-{
-  if (g_strcmp0 (gst_debug_category_get_name (category), "cudafxframe") == 0
-      && g_str_has_prefix (gst_debug_message_get (message),
-          "host wait at the boundary"))
-    g_atomic_int_inc (&boundary_waits);
-}
-
-/* for the whole process: a failed test leaves no second counter */
-static void
-start_counting_waits (void)
-{
-  gst_debug_set_threshold_for_name ("cudafxframe", GST_LEVEL_DEBUG);
-  gst_debug_add_log_function (count_boundary_waits, NULL, NULL);
-}
-
 /* @writes_theirs: our filters wrote into GStreamer's CUDA memory. 1.22 has
  * no stream to order the write on: one host wait a frame (interop.md) */
 static void
@@ -88,11 +67,11 @@ check_chain (const gchar * theirs, const gchar * reference, guint n_out,
   guint64 copies = gst_cuda_fx_memory_get_copy_count ();
 
   fail_unless_equals_int (want->len, n_out);
-  g_atomic_int_set (&boundary_waits, 0);
+  cfx_test_count_boundary_waits ();
   got = cfx_test_run_samples (theirs, "out", 30);
   cfx_test_check_samples_equal (got, want, TRUE, theirs);
   fail_unless_equals_uint64 (gst_cuda_fx_memory_get_copy_count (), copies);
-  check_boundary_waits (g_atomic_int_get (&boundary_waits), writes_theirs,
+  check_boundary_waits (cfx_test_boundary_waits (), writes_theirs,
       theirs);
   g_ptr_array_unref (want);
   g_ptr_array_unref (got);
@@ -246,7 +225,7 @@ ipc_server_main (char **argv, const gchar * address)
   if (!cfx_test_init (&argc, &argv) || !cfx_test_load_system_plugin
       ("nvcodec"))
     return 2;
-  start_counting_waits ();
+  cfx_test_count_boundary_waits ();
   copies = gst_cuda_fx_memory_get_copy_count ();
   launch = g_strdup_printf (SRC "cudafxupload ! " IPC_SERVER_FILTER " ! "
       CUDA_MEM " ! cudaipcsink name=sink address=%s sync=false", N_FRAMES,
@@ -289,7 +268,7 @@ ipc_server_main (char **argv, const gchar * address)
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
   printf ("ipc-server: frames=%u boundary-waits=%d copies=%" G_GUINT64_FORMAT
-      " streams=%d\n", server_frames, g_atomic_int_get (&boundary_waits),
+      " streams=%d\n", server_frames, cfx_test_boundary_waits (),
       gst_cuda_fx_memory_get_copy_count () - copies,
       gst_cuda_fx_interop_has_streams ());
   fflush (stdout);
@@ -432,7 +411,7 @@ GST_START_TEST (test_ipc)
   gst_object_unref (pad);
   gst_object_unref (ipcsrc);
 
-  g_atomic_int_set (&boundary_waits, 0);
+  cfx_test_count_boundary_waits ();
   fail_if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE, "%s", launch);
   /* to the server's EOS */
@@ -463,7 +442,7 @@ GST_START_TEST (test_ipc)
   check_boundary_waits (waits, TRUE, "server: " IPC_SERVER_FILTER
       " ! cudaipcsink");
   /* here: our filter only read GStreamer's memory */
-  check_boundary_waits (g_atomic_int_get (&boundary_waits), FALSE, what);
+  check_boundary_waits (cfx_test_boundary_waits (), FALSE, what);
 
   stop_child ();
   g_ptr_array_unref (want);
@@ -576,6 +555,6 @@ main (int argc, char **argv)
     return cfx_test_no_gpu_exit (SUITE_NAME);
   /* a write to a server gone is an error, not the end of this process */
   signal (SIGPIPE, SIG_IGN);
-  start_counting_waits ();
+  cfx_test_count_boundary_waits ();
   return cfx_test_run_suite (nvcodec_elements_suite (present[1], present[2]));
 }
