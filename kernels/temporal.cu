@@ -15,26 +15,25 @@
  * 2^(depth - 8), exact), so sigma stays in 8-bit units at every depth.
  *
  * Kernels, per output frame with N neighbours (2 R inside a stream):
- *   search_image (once per input frame, cfx_temporal_prepare): luma ->
- *     3x3 sums, and the sums of the frame's samples and of their squares
- *     (int64, kept per slot with the image: the brightness statistics);
- *     two 2x2 levels
- *   match_gains (one warp): each neighbour's gain and offset from those
- *     sums (the reference's double operations), and which neighbours are
- *     skipped for their brightness (not searched, not warped)
+ *   search_image (once per input frame): luma -> 3x3 sums; two 2x2 levels
  *   match (3 launches, one per level, all neighbours in one grid): one
  *     thread per 8x8 block; level 0 adds the sub-pixel parabola
- *   warp_residual: per neighbour and 32x32 tile, the warped luma (stored)
- *     and, from the tile and a 1-sample border warped again, the integer
- *     sums of the rounded squared residual and of its rounded squared 3x3
- *     sum (the scene-cut tests); sum_parts_int adds the tiles. Integer
- *     sums are exact in any order: the tests see the reference's numbers.
+ *   warp_error: each neighbour's warped luma, stored, and per 32x8 tile
+ *     the integer sums of its samples (not warped) and of their squares,
+ *     and of the current frame's; sum_parts_int adds the tiles
+ *   match_gains (one thread per neighbour): its gain and offset from
+ *     those sums (the reference's double operations)
+ *   residual: per neighbour, the matched warped luma against the
+ *     current frame: per tile the integer sums of the rounded squared
+ *     difference and of the rounded squared 3x3 sum of differences (the
+ *     scene-cut tests); sum_parts_int adds the tiles. Integer sums are
+ *     exact in any order: the tests see the reference's numbers.
  *   decide (one thread): which neighbours count, read by the means (the
  *     double operations of the tests once, not in every thread)
  *   luma_mean: a 32x8 tile with a 1-sample halo; per neighbour kept, the
- *     matched warped tile in shared memory, 3x3 error windows, weights,
- *     running sums; writes the mean, sums the variance, and leaves each
- *     weight (quantised to 1/255) where chroma finds it
+ *     matched warped tile in shared memory, 3x3 error windows, weights, running
+ *     sums; writes the mean, sums the variance, and leaves each weight
+ *     (quantised to 1/255) where chroma finds it
  *   chroma_mean: per chroma sample, luma's vector of the co-sited luma
  *     sample scaled by the subsampling and its weight (chroma is not
  *     brightness-matched: the reference defines luma only, and a gain on
@@ -64,20 +63,18 @@
 #define MAXN (2 * CFX_TEMPORAL_MAX_RADIUS)
 #define MAXC CFX_TEMPORAL_MAX_CHANNELS
 
-/* rows of the integer frame sums of the cut tests: per neighbour k the
- * sum of the squared residual and of its squared 3x3 sum (warp_residual) */
-#define ISUM_CUT(k) (2 * (k))
-#define ISUM_ROWS (2 * MAXN)
+/* rows of the integer frame sums: the current frame's sum of samples and
+ * of their squares, then per neighbour k the same of its samples, then
+ * per neighbour the sums of the cut tests (residual) */
+#define ISUM_CUR 0
+#define ISUM_NB(k) (2 + 2 * (k))
+#define ISUM_CUT(k) (2 + 2 * MAXN + 2 * (k))
+#define ISUM_ROWS (2 + 4 * MAXN)
 
-#define TX 32                   /* luma_mean and search image tile */
+#define TX 32                   /* luma_mean tile */
 #define TY 8
 #define HX (TX + 2)
 #define HY (TY + 2)
-
-#define WX 32                   /* warp_residual tile (256 threads) */
-#define WY 32
-#define WHX (WX + 2)
-#define WHY (WY + 2)
 
 /* ---- scratch --------------------------------------------------------- */
 
@@ -88,11 +85,6 @@ struct _CfxTemporalScratch
   /* search images: per slot and level, sums in int32 */
   int lw[LEVELS], lh[LEVELS];
   int *search[CFX_TEMPORAL_SLOTS][LEVELS];
-  /* per slot: the sum of its frame's luma samples and of their squares
-   * (the brightness match's statistics, made with the search image);
-   * fpart: search_level0's per-tile partial sums of them */
-  long long *fsum;
-  long long *fpart;
   /* which frame each slot's search image is of (cfx_temporal_search_images):
    * its key, where held */
   uint64_t key[CFX_TEMPORAL_SLOTS];
@@ -109,22 +101,19 @@ struct _CfxTemporalScratch
   /* the mean, one tight plane per component (2 bytes a sample: any depth) */
   uint8_t *mean[MAXC];
   int mean_pitch[MAXC];
-  /* the cut tests' frame sums in integers (exact in any order), rows of
-   * ISUM_*; per warp_residual tile in ipart (one row per sum), added up
-   * by sum_parts_int */
+  /* frame sums in integers (exact in any order), rows of ISUM_*: the
+   * current frame's samples, each neighbour's and its cut tests' squares;
+   * per luma tile in ipart (one row per sum), added up by sum_parts_int */
   long long *isum;
   long long *ipart;
   float *gain, *offset;         /* per neighbour: its brightness match */
-  int *search_offset;           /* per neighbour: d of the search (level 0) */
-  unsigned *skipped;            /* bit k: neighbour k skipped (brightness) */
   unsigned *kept;               /* bit k: neighbour k counts (decide) */
   double *var;                  /* sum of the mean's relative variance */
   /* per luma tile: the partial sums of var, summed in a fixed order by
    * sum_parts (no atomics: one address taking an atomic from every tile
    * serialises them) */
   double *part;
-  int tiles;                    /* TX x TY tiles of the luma */
-  int wtiles;                   /* WX x WY tiles */
+  int tiles;
   float *scale;
   void *mem;
   size_t bytes;
@@ -195,15 +184,10 @@ cfx_temporal_scratch_new (CfxTemporalScratch ** scratch, int n_channels,
     TAKE (s->isum, long long, ISUM_ROWS);
     TAKE (s->gain, float, MAXN);
     TAKE (s->offset, float, MAXN);
-    TAKE (s->search_offset, int, MAXN);
-    TAKE (s->skipped, unsigned, 1);
     TAKE (s->kept, unsigned, 1);
     s->tiles = ((widths[0] + TX - 1) / TX) * ((heights[0] + TY - 1) / TY);
-    s->wtiles = ((widths[0] + WX - 1) / WX) * ((heights[0] + WY - 1) / WY);
-    TAKE (s->fsum, long long, 2 * CFX_TEMPORAL_SLOTS);
-    TAKE (s->fpart, long long, (size_t) 2 * s->tiles);
     TAKE (s->part, double, (size_t) s->tiles);
-    TAKE (s->ipart, long long, (size_t) ISUM_ROWS * s->wtiles);
+    TAKE (s->ipart, long long, (size_t) ISUM_ROWS * s->tiles);
     TAKE (s->scale, float, 1);
 #undef TAKE
     if (!pass) {
@@ -323,104 +307,17 @@ store8 (uint8_t * row, int x, const Comp & c, float v8)
     ((uint16_t *) row)[x] = (uint16_t) ((unsigned) v << c.shift);
 }
 
-/* ---- block sums ------------------------------------------------------ */
-
-__device__ __forceinline__ double
-block_sum (double v)
-{
-  __shared__ double s_part[32];
-  int lane = (threadIdx.y * blockDim.x + threadIdx.x) & 31;
-  int wid = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
-  int nw = (blockDim.x * blockDim.y + 31) >> 5;
-
-  for (int o = 16; o > 0; o >>= 1)
-    v += __shfl_xor_sync (0xffffffffu, v, o);
-  if (lane == 0)
-    s_part[wid] = v;
-  __syncthreads ();
-  v = 0.0;
-  if (wid == 0) {
-    v = lane < nw ? s_part[lane] : 0.0;
-    for (int o = 16; o > 0; o >>= 1)
-      v += __shfl_xor_sync (0xffffffffu, v, o);
-  }
-  return v;                     /* in thread 0 */
-}
-
-/* Two integer sums over the block at once (exact: any order), into
- * thread 0's @a and @b */
-__device__ __forceinline__ void
-block_sum_int2 (long long &a, long long &b)
-{
-  __shared__ long long s_part[2][32];
-  int lane = (threadIdx.y * blockDim.x + threadIdx.x) & 31;
-  int wid = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
-  int nw = (blockDim.x * blockDim.y + 31) >> 5;
-
-  for (int o = 16; o > 0; o >>= 1) {
-    a += __shfl_xor_sync (0xffffffffu, a, o);
-    b += __shfl_xor_sync (0xffffffffu, b, o);
-  }
-  if (lane == 0) {
-    s_part[0][wid] = a;
-    s_part[1][wid] = b;
-  }
-  __syncthreads ();
-  a = b = 0;
-  if (wid == 0) {
-    a = lane < nw ? s_part[0][lane] : 0;
-    b = lane < nw ? s_part[1][lane] : 0;
-    for (int o = 16; o > 0; o >>= 1) {
-      a += __shfl_xor_sync (0xffffffffu, a, o);
-      b += __shfl_xor_sync (0xffffffffu, b, o);
-    }
-  }
-  __syncthreads ();             /* s_part is free for a next call */
-}
-
-/* sums[i] = the sum of the @n partial sums parts[i * n ..], in a fixed
- * order (one block per sum) */
-__global__ void __launch_bounds__ (1024)
-sum_parts (const double *parts, int n, double *sums)
-{
-  const double *p = parts + (size_t) blockIdx.x * n;
-  double v = 0.0;
-
-  for (int i = threadIdx.x; i < n; i += blockDim.x)
-    v += p[i];
-  v = block_sum (v);
-  if (threadIdx.x == 0)
-    sums[blockIdx.x] = v;
-}
-
-/* The same for integer sums (exact: the order does not matter) */
-__global__ void __launch_bounds__ (1024)
-sum_parts_int (const long long *parts, int n, long long *sums)
-{
-  const long long *p = parts + (size_t) blockIdx.x * n;
-  long long v = 0, unused = 0;
-
-  for (int i = threadIdx.x; i < n; i += blockDim.x)
-    v += p[i];
-  block_sum_int2 (v, unused);
-  if (threadIdx.x == 0)
-    sums[blockIdx.x] = v;
-}
-
 /* ---- search images --------------------------------------------------- */
 
 /* A 32 x 8 block stages its samples and a 1-sample mirrored border in
  * shared memory (each sample read once), then each thread sums its 3x3
  * window there: integers, so the same sums as nine loads a thread, which
- * took 84 us at 4K on the H100. The block also sums its samples and their
- * squares (@part: one row per sum, one entry per tile), the frame's
- * statistics for the brightness match: made here, once per input frame,
- * where every sample is read anyway. */
-#define SEARCH_TX TX
-#define SEARCH_TY TY
+ * took 84 us at 4K on the H100 */
+#define SEARCH_TX 32
+#define SEARCH_TY 8
 
 __global__ void __launch_bounds__ (SEARCH_TX * SEARCH_TY)
-search_level0 (const Comp luma, int *out, long long *part, int tiles)
+search_level0 (const Comp luma, int *out)
 {
   __shared__ int s_in[SEARCH_TY + 2][SEARCH_TX + 2];
   const int x0 = blockIdx.x * SEARCH_TX, y0 = blockIdx.y * SEARCH_TY;
@@ -435,23 +332,13 @@ search_level0 (const Comp luma, int *out, long long *part, int tiles)
         mirror (y0 + hy - 1, luma.height));
   }
   __syncthreads ();
-  long long q1 = 0, q2 = 0;
-  if (x < luma.width && y < luma.height) {
-    int sum = 0;
-    for (int dy = 0; dy < 3; dy++)
-      for (int dx = 0; dx < 3; dx++)
-        sum += s_in[threadIdx.y + dy][threadIdx.x + dx];
-    out[(size_t) y * luma.width + x] = sum;
-    q1 = s_in[threadIdx.y + 1][threadIdx.x + 1];
-    q2 = q1 * q1;
-  }
-  block_sum_int2 (q1, q2);
-  if (tid == 0) {
-    const size_t tile = blockIdx.y * gridDim.x + blockIdx.x;
-
-    part[tile] = q1;
-    part[(size_t) tiles + tile] = q2;
-  }
+  if (x >= luma.width || y >= luma.height)
+    return;
+  int sum = 0;
+  for (int dy = 0; dy < 3; dy++)
+    for (int dx = 0; dx < 3; dx++)
+      sum += s_in[threadIdx.y + dy][threadIdx.x + dx];
+  out[(size_t) y * luma.width + x] = sum;
 }
 
 __device__ __forceinline__ int
@@ -486,10 +373,7 @@ cfx_temporal_prepare (CfxTemporalScratch * s, int slot, const CfxPlane * luma,
   err = cfx_launch (search_level0, dim3 ((s->lw[0] + SEARCH_TX - 1) /
           SEARCH_TX, (s->lh[0] + SEARCH_TY - 1) / SEARCH_TY),
       dim3 (SEARCH_TX, SEARCH_TY), 0, stream, comp_of (*luma),
-      s->search[slot][0], s->fpart, s->tiles);
-  if (err == cudaSuccess)
-    err = cfx_launch (sum_parts_int, dim3 (2), dim3 (1024), 0, stream,
-        (const long long *) s->fpart, s->tiles, s->fsum + 2 * slot);
+      s->search[slot][0]);
   for (int l = 1; l < LEVELS && err == cudaSuccess; l++)
     err = cfx_launch (search_down, dim3 ((s->lw[l] + 31) / 32,
             (s->lh[l] + 7) / 8), block, 0, stream,
@@ -547,10 +431,6 @@ struct MatchArgs
   const int2 *parent[MAXN];     /* NULL: full search (the coarsest level) */
   int2 *out[MAXN];
   float2 *sub[MAXN];            /* level 0: sub-pixel vectors */
-  const unsigned *skipped;      /* bit k: neighbour k is not searched */
-  const int *offset;            /* per neighbour: the brightness offset d
-                                 * at level 0 (match_gains) */
-  int level;
   int w, h, bw, bh, pbw, pbh;
   int unit;                     /* bias per sample and vector unit */
 };
@@ -632,8 +512,6 @@ match (const __grid_constant__ MatchArgs a)
   const int2 *parent = a.parent[k];
   BlockCtx b;
 
-  if (__ldg (a.skipped) >> k & 1u)
-    return;                     /* the whole block: skipped (brightness) */
   b.ref = a.ref[k];
   b.tx0 = blockIdx.x * MATCH_TX * BLK - MARGIN;
   b.ty0 = blockIdx.y * MATCH_TY * BLK - MARGIN;
@@ -659,12 +537,10 @@ match (const __grid_constant__ MatchArgs a)
   b.y0 = by * BLK;
   b.rows = min (BLK, a.h - b.y0);
   b.n = min (BLK, a.w - bx * BLK) * b.rows;
-  /* |cur - ref - d| as |(cur - d) - ref|: the same integers */
-  const int d = __ldg (&a.offset[k]) << (2 * a.level);
 #pragma unroll
   for (int r = 0; r < BLK; r++)
     b.cur[r] = b.col_ok && r < b.rows ?
-        __ldg (&a.cur[(size_t) (b.y0 + r) * a.w + b.col]) - d : 0;
+        __ldg (&a.cur[(size_t) (b.y0 + r) * a.w + b.col]) : 0;
 
   int2 best = make_int2 (0, 0);
   int cost = block_cost (a, b, 0, 0);
@@ -825,6 +701,69 @@ warp_luma (const Comp & nb, const float2 * vec, int bw, int x, int y)
   return bicubic (nb, __fadd_rn ((float) x, v.x), __fadd_rn ((float) y, v.y));
 }
 
+struct WarpArgs
+{
+  Comp cur;
+  Comp nb[MAXN];
+  const float2 *vec[MAXN];
+  float *warped[MAXN];
+  long long *ipart;             /* ISUM_ROWS rows of one sum per tile */
+  int bw, tiles;
+};
+
+__device__ __forceinline__ double
+block_sum (double v)
+{
+  __shared__ double s_part[32];
+  int lane = (threadIdx.y * blockDim.x + threadIdx.x) & 31;
+  int wid = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
+  int nw = (blockDim.x * blockDim.y + 31) >> 5;
+
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_xor_sync (0xffffffffu, v, o);
+  if (lane == 0)
+    s_part[wid] = v;
+  __syncthreads ();
+  v = 0.0;
+  if (wid == 0) {
+    v = lane < nw ? s_part[lane] : 0.0;
+    for (int o = 16; o > 0; o >>= 1)
+      v += __shfl_xor_sync (0xffffffffu, v, o);
+  }
+  return v;                     /* in thread 0 */
+}
+
+/* Two integer sums over the block at once (exact: any order), into
+ * thread 0's @a and @b */
+__device__ __forceinline__ void
+block_sum_int2 (long long &a, long long &b)
+{
+  __shared__ long long s_part[2][32];
+  int lane = (threadIdx.y * blockDim.x + threadIdx.x) & 31;
+  int wid = (threadIdx.y * blockDim.x + threadIdx.x) >> 5;
+  int nw = (blockDim.x * blockDim.y + 31) >> 5;
+
+  for (int o = 16; o > 0; o >>= 1) {
+    a += __shfl_xor_sync (0xffffffffu, a, o);
+    b += __shfl_xor_sync (0xffffffffu, b, o);
+  }
+  if (lane == 0) {
+    s_part[0][wid] = a;
+    s_part[1][wid] = b;
+  }
+  __syncthreads ();
+  a = b = 0;
+  if (wid == 0) {
+    a = lane < nw ? s_part[0][lane] : 0;
+    b = lane < nw ? s_part[1][lane] : 0;
+    for (int o = 16; o > 0; o >>= 1) {
+      a += __shfl_xor_sync (0xffffffffu, a, o);
+      b += __shfl_xor_sync (0xffffffffu, b, o);
+    }
+  }
+  __syncthreads ();             /* s_part is free for a next call */
+}
+
 /* a value in 8-bit units rounded to 1/STAT_SCALE, as the reference's
  * lrintf (v * STAT_SCALE) (to nearest, ties to even) */
 __device__ __forceinline__ long long
@@ -833,7 +772,40 @@ stat_q (float v)
   return (long long) __float2int_rn (__fmul_rn (v, STAT_SCALE));
 }
 
-/* ---- brightness ------------------------------------------------------ */
+/* Each neighbour's luma warped (kept for the next kernels) and, per tile,
+ * the sums of its integer samples and of their squares; the blocks of
+ * neighbour 0 sum the current frame's too */
+__global__ void __launch_bounds__ (256)
+warp_error (const __grid_constant__ WarpArgs a)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y, k = blockIdx.z;
+  const size_t tile = blockIdx.y * gridDim.x + blockIdx.x;
+  long long q1 = 0, q2 = 0, c1 = 0, c2 = 0;
+
+  if (x < a.cur.width && y < a.cur.height) {
+    a.warped[k][(size_t) y * a.cur.width + x] = warp_luma (a.nb[k], a.vec[k],
+        a.bw, x, y);
+    q1 = raw (a.nb[k], x, y);
+    q2 = q1 * q1;
+    if (k == 0) {
+      c1 = raw (a.cur, x, y);
+      c2 = c1 * c1;
+    }
+  }
+  block_sum_int2 (q1, q2);
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    a.ipart[(size_t) ISUM_NB (k) * a.tiles + tile] = q1;
+    a.ipart[(size_t) (ISUM_NB (k) + 1) * a.tiles + tile] = q2;
+  }
+  if (k == 0) {                 /* the same for the whole block */
+    block_sum_int2 (c1, c2);
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+      a.ipart[(size_t) ISUM_CUR * a.tiles + tile] = c1;
+      a.ipart[(size_t) (ISUM_CUR + 1) * a.tiles + tile] = c2;
+    }
+  }
+}
 
 /* A frame's mean in 8-bit levels from the sum of its @n integer samples,
  * @scale of them to a level (1 for 8 bits: the reference's plane_stats,
@@ -855,127 +827,20 @@ var_of (long long sum, long long sum2, double n, double scale)
   return v < 0.0 ? 0.0 : v;
 }
 
-/* The frames' statistics of one output: the slots' sums (fsum[2 slot]:
- * the sum of the samples, fsum[2 slot + 1]: of their squares) */
-struct FrameSums
+/* Neighbour @k's gain and offset onto the current frame (the reference's
+ * match_gain), from the frame sums; @scale: samples per 8-bit level */
+__device__ __forceinline__ void
+match_gain (const long long *isum, int k, double npix, double scale,
+    float *gain, float *offset)
 {
-  const long long *fsum;
-  int cur;                      /* the current frame's slot */
-  int nb[MAXN];                 /* each neighbour's */
-};
+  double cm = mean_of (isum[ISUM_CUR], npix, scale);
+  double cv = var_of (isum[ISUM_CUR], isum[ISUM_CUR + 1], npix, scale);
+  double wm = mean_of (isum[ISUM_NB (k)], npix, scale);
+  double wv = var_of (isum[ISUM_NB (k)], isum[ISUM_NB (k) + 1], npix, scale);
+  double g = wv >= 1.0 / 16.0 ? __dsqrt_rn (__ddiv_rn (cv, wv)) : 1.0;
 
-/* @num / @den (@den > 0) rounded to the nearest integer, halves away
- * from zero (the reference's round_div) */
-__device__ __forceinline__ long long
-round_div (long long num, long long den)
-{
-  return num >= 0 ? (2 * num + den) / (2 * den) :
-      -((2 * -num + den) / (2 * den));
-}
-
-/* Each neighbour's gain and offset onto the current frame (the
- * reference's match_gain; thread k), the search's brightness offset d
- * (9 (S_t - S_s) / npix rounded, in the search image's units) and which
- * neighbours are skipped for their brightness (mean further than
- * BRIGHT_SKIP levels from the current frame's), once per output frame,
- * before the motion search: the statistics are the frames' own (made
- * with their search images), so a skipped neighbour is neither searched
- * nor warped. @scale: samples per 8-bit level. One warp. */
-__global__ void
-match_gains (const FrameSums f, int n, long long npix, double scale,
-    float *gain, float *offset, int *search_offset, unsigned *skipped)
-{
-  const int k = threadIdx.x;
-  bool skip = false;
-
-  if (k < n) {
-    const long long *c = f.fsum + 2 * f.cur, *w = f.fsum + 2 * f.nb[k];
-    double cm = mean_of (c[0], (double) npix, scale);
-    double cv = var_of (c[0], c[1], (double) npix, scale);
-    double wm = mean_of (w[0], (double) npix, scale);
-    double wv = var_of (w[0], w[1], (double) npix, scale);
-    double g = wv >= 1.0 / 16.0 ? __dsqrt_rn (__ddiv_rn (cv, wv)) : 1.0;
-
-    skip = fabs (__dsub_rn (cm, wm)) > BRIGHT_SKIP;
-    gain[k] = (float) g;
-    offset[k] = (float) __dsub_rn (cm, __dmul_rn (g, wm));
-    search_offset[k] = (int) round_div (9 * (c[0] - w[0]), npix);
-  }
-  const unsigned bits = __ballot_sync (0xffffffffu, skip);
-  if (k == 0)
-    *skipped = bits;
-}
-
-/* ---- warp and residual ----------------------------------------------- */
-
-struct WarpArgs
-{
-  Comp cur;
-  Comp nb[MAXN];
-  const float2 *vec[MAXN];
-  float *warped[MAXN];
-  const float *gain, *offset;
-  const unsigned *skipped;
-  long long *ipart;             /* ISUM_ROWS rows of one sum per tile */
-  int bw, tiles;
-};
-
-/* Neighbour blockIdx.z's luma warped onto a WX x WY tile (stored for
- * luma_mean) and, per tile, the cut tests' sums: with D the matched warped
- * luma (g W + o, product and sum rounded one by one) minus the current
- * one, the squares of D and of its 3x3 window's sum (row by row, the
- * reference's order), each rounded to 1/16 first; integers, so exact in
- * any order. The 1-sample border of D that the 3x3 sums need is warped
- * here too, at its mirrored coordinates: the same function of the same
- * coordinates as the stored sample there, so the same value, and no pass
- * reads the stored warped luma back for the tests. A neighbour skipped
- * for its brightness is not warped (sums 0; decide does not read them). */
-__global__ void __launch_bounds__ (256)
-warp_residual (const __grid_constant__ WarpArgs a)
-{
-  __shared__ float s_d[WHY][WHX];
-  const int k = blockIdx.z, tid = threadIdx.y * blockDim.x + threadIdx.x;
-  const int x0 = blockIdx.x * WX, y0 = blockIdx.y * WY;
-  const int w = a.cur.width, h = a.cur.height;
-  long long d2 = 0, low2 = 0;
-
-  if (!(__ldg (a.skipped) >> k & 1u)) {     /* the same for the block */
-    const float g = __ldg (&a.gain[k]), o = __ldg (&a.offset[k]);
-
-    for (int i = tid; i < WHX * WHY; i += 256) {
-      const int hx = i % WHX, hy = i / WHX;
-      const int px = x0 + hx - 1, py = y0 + hy - 1;
-      const int mx = mirror (px, w), my = mirror (py, h);
-      const float v = warp_luma (a.nb[k], a.vec[k], a.bw, mx, my);
-
-      if (hx >= 1 && hx <= WX && hy >= 1 && hy <= WY && px < w && py < h)
-        a.warped[k][(size_t) py * w + px] = v;
-      s_d[hy][hx] = __fsub_rn (__fadd_rn (__fmul_rn (g, v), o),
-          sample8 (a.cur, mx, my));
-    }
-    __syncthreads ();
-    const int x = x0 + threadIdx.x;
-    for (int r = threadIdx.y; r < WY; r += blockDim.y) {
-      if (x >= w || y0 + r >= h)
-        continue;
-      float s9 = 0.f;
-      long long q = stat_q (s_d[r + 1][threadIdx.x + 1]);
-
-      d2 += q * q;
-      for (int dy = 0; dy < 3; dy++)
-        for (int dx = 0; dx < 3; dx++)
-          s9 = __fadd_rn (s9, s_d[r + dy][threadIdx.x + dx]);
-      q = stat_q (s9);
-      low2 += q * q;
-    }
-  }
-  block_sum_int2 (d2, low2);
-  if (tid == 0) {
-    const size_t tile = blockIdx.y * gridDim.x + blockIdx.x;
-
-    a.ipart[(size_t) ISUM_CUT (k) * a.tiles + tile] = d2;
-    a.ipart[(size_t) (ISUM_CUT (k) + 1) * a.tiles + tile] = low2;
-  }
+  *gain = (float) g;
+  *offset = (float) __dsub_rn (cm, __dmul_rn (g, wm));
 }
 
 /* The warped luma @warped (w x h) at mirrored (x, y), brightness-matched:
@@ -986,6 +851,69 @@ matched_at (const float *warped, int w, int h, int x, int y, float g,
 {
   return __fadd_rn (__fmul_rn (g, __ldg (&warped[(size_t) mirror (y, h) * w +
                   mirror (x, w)])), o);
+}
+
+struct ResidualArgs
+{
+  Comp cur;
+  const float *warped[MAXN];
+  long long *ipart;
+  const float *gain, *offset;
+  int tiles;
+};
+
+/* Each neighbour's gain and offset (thread k), once per output frame:
+ * double operations that every tile would otherwise wait for */
+__global__ void
+match_gains (const long long *isum, int n, double npix, double scale,
+    float *gain, float *offset)
+{
+  const int k = threadIdx.x;
+
+  if (k < n)
+    match_gain (isum, k, npix, scale, &gain[k], &offset[k]);
+}
+
+/* The cut tests' sums of neighbour blockIdx.z, per tile: with D the
+ * matched warped luma minus the current one, the squares of D and of its
+ * 3x3 window's sum (row by row, the reference's order), each rounded to
+ * 1/16 first. */
+__global__ void __launch_bounds__ (TX * TY)
+residual (const __grid_constant__ ResidualArgs a)
+{
+  __shared__ float s_d[HY][HX];
+  const int tid = threadIdx.y * TX + threadIdx.x, k = blockIdx.z;
+  const int x0 = blockIdx.x * TX, y0 = blockIdx.y * TY;
+  const int x = x0 + threadIdx.x, y = y0 + threadIdx.y;
+  const float g = __ldg (&a.gain[k]), o = __ldg (&a.offset[k]);
+  long long d2 = 0, low2 = 0;
+
+  for (int i = tid; i < HX * HY; i += TX * TY) {
+    int hx = i % HX, hy = i / HX;
+
+    s_d[hy][hx] = __fsub_rn (matched_at (a.warped[k], a.cur.width,
+            a.cur.height, x0 + hx - 1, y0 + hy - 1, g, o),
+        sample8 (a.cur, x0 + hx - 1, y0 + hy - 1));
+  }
+  __syncthreads ();
+  if (x < a.cur.width && y < a.cur.height) {
+    float s9 = 0.f;
+    long long q = stat_q (s_d[threadIdx.y + 1][threadIdx.x + 1]);
+
+    d2 = q * q;
+    for (int dy = 0; dy < 3; dy++)
+      for (int dx = 0; dx < 3; dx++)
+        s9 = __fadd_rn (s9, s_d[threadIdx.y + dy][threadIdx.x + dx]);
+    q = stat_q (s9);
+    low2 = q * q;
+  }
+  block_sum_int2 (d2, low2);
+  if (tid == 0) {
+    const size_t tile = blockIdx.y * gridDim.x + blockIdx.x;
+
+    a.ipart[(size_t) ISUM_CUT (k) * a.tiles + tile] = d2;
+    a.ipart[(size_t) (ISUM_CUT (k) + 1) * a.tiles + tile] = low2;
+  }
 }
 
 /* ---- the mean -------------------------------------------------------- */
@@ -1005,12 +933,22 @@ other_shot (const long long *isum, int k, float noise2, double npix)
       && low > LOW_FLOOR);
 }
 
+/* Skipped for its brightness: neighbour @k's mean further than
+ * BRIGHT_SKIP levels from the current frame's */
+__device__ __forceinline__ bool
+too_bright (const long long *isum, int k, double npix, double scale)
+{
+  return fabs (__dsub_rn (mean_of (isum[ISUM_CUR], npix, scale),
+          mean_of (isum[ISUM_NB (k)], npix, scale))) > BRIGHT_SKIP;
+}
+
 /* Which neighbours count: outward on each side, those not skipped for
- * their brightness (@skipped, match_gains) up to the first that is
- * another shot (k < n_past: past k + 1; then the future ones) */
+ * their brightness up to the first that is another shot (k < n_past:
+ * past k + 1; then the future ones). @scale: luma samples per 8-bit
+ * level. */
 __device__ __forceinline__ unsigned
-kept_neighbours (const long long *isum, unsigned skipped, int n_past,
-    int n_future, float noise2, double npix)
+kept_neighbours (const long long *isum, int n_past, int n_future,
+    float noise2, double npix, double scale)
 {
   unsigned kept = 0;
 
@@ -1020,7 +958,7 @@ kept_neighbours (const long long *isum, unsigned skipped, int n_past,
     const int first = side ? n_past : 0, n = side ? n_future : n_past;
 
     for (int k = first; k < first + n; k++) {
-      if (skipped >> k & 1u)
+      if (too_bright (isum, k, npix, scale))
         continue;
       if (other_shot (isum, k, noise2, npix))
         break;
@@ -1033,10 +971,10 @@ kept_neighbours (const long long *isum, unsigned skipped, int n_past,
 /* The neighbours that count, once per output frame (one thread): every
  * sample of the mean reads the decision */
 __global__ void
-decide (const long long *isum, const unsigned *skipped, int n_past,
-    int n_future, float noise2, double npix, unsigned *kept)
+decide (const long long *isum, int n_past, int n_future, float noise2,
+    double npix, double scale, unsigned *kept)
 {
-  *kept = kept_neighbours (isum, *skipped, n_past, n_future, noise2, npix);
+  *kept = kept_neighbours (isum, n_past, n_future, noise2, npix, scale);
 }
 
 struct MeanArgs
@@ -1172,6 +1110,35 @@ chroma_mean (const __grid_constant__ ChromaArgs a)
       acc / (1.f + wsum));
 }
 
+/* sums[i] = the sum of the @n partial sums parts[i * n ..], in a fixed
+ * order (one block per sum) */
+__global__ void __launch_bounds__ (1024)
+sum_parts (const double *parts, int n, double *sums)
+{
+  const double *p = parts + (size_t) blockIdx.x * n;
+  double v = 0.0;
+
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    v += p[i];
+  v = block_sum (v);
+  if (threadIdx.x == 0)
+    sums[blockIdx.x] = v;
+}
+
+/* The same for integer sums (exact: the order does not matter) */
+__global__ void __launch_bounds__ (1024)
+sum_parts_int (const long long *parts, int n, long long *sums)
+{
+  const long long *p = parts + (size_t) blockIdx.x * n;
+  long long v = 0, unused = 0;
+
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    v += p[i];
+  block_sum_int2 (v, unused);
+  if (threadIdx.x == 0)
+    sums[blockIdx.x] = v;
+}
+
 __global__ void
 noise_scale (const double *var, double npix, float *scale)
 {
@@ -1222,18 +1189,6 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
 
   Comp luma = comp_of (cur[0]);
   const float noise2 = 2.0f * p->sigma * p->sigma;
-  const double npix = (double) luma.width * luma.height;
-  FrameSums fs;
-
-  fs.fsum = s->fsum;
-  fs.cur = cur_slot;
-  for (k = 0; k < n; k++)
-    fs.nb[k] = nbs[k]->slot;
-  err = cfx_launch (match_gains, dim3 (1), dim3 (32), 0, stream, fs, n,
-      (long long) luma.width * luma.height, (double) luma.from8, s->gain,
-      s->offset, s->search_offset, s->skipped);
-  if (err != cudaSuccess)
-    return err;
 
   if (n > 0 && p->sigma > 0.f) {
     /* motion, coarse to fine */
@@ -1248,9 +1203,6 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
         m.out[k] = s->ivec[k][l];
         m.sub[k] = l == 0 ? s->vec[k] : NULL;
       }
-      m.skipped = s->skipped;
-      m.offset = s->search_offset;
-      m.level = l;
       m.w = s->lw[l];
       m.h = s->lh[l];
       m.bw = s->bw[l];
@@ -1273,18 +1225,37 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
       wa.vec[k] = s->vec[k];
       wa.warped[k] = s->warped[k];
     }
-    wa.gain = s->gain;
-    wa.offset = s->offset;
-    wa.skipped = s->skipped;
     wa.ipart = s->ipart;
     wa.bw = s->bw[0];
-    wa.tiles = s->wtiles;
-    err = cfx_launch (warp_residual, dim3 ((luma.width + WX - 1) / WX,
-            (luma.height + WY - 1) / WY, n), dim3 (32, 8), 0, stream, wa);
+    wa.tiles = s->tiles;
+    const dim3 tiles ((luma.width + TX - 1) / TX, (luma.height + TY - 1) / TY,
+        n);
+    err = cfx_launch (warp_error, tiles, dim3 (TX, TY), 0, stream, wa);
+    if (err == cudaSuccess)
+      err = cfx_launch (sum_parts_int, dim3 (ISUM_NB (n)), dim3 (1024), 0,
+          stream, (const long long *) s->ipart, s->tiles, s->isum);
+    if (err == cudaSuccess)
+      err = cfx_launch (match_gains, dim3 (1), dim3 (MAXN), 0, stream,
+          (const long long *) s->isum, n,
+          (double) luma.width * luma.height, (double) luma.from8, s->gain,
+          s->offset);
+    if (err != cudaSuccess)
+      return err;
+
+    ResidualArgs ra;
+    memset (&ra, 0, sizeof (ra));
+    ra.cur = luma;
+    for (k = 0; k < n; k++)
+      ra.warped[k] = s->warped[k];
+    ra.ipart = s->ipart;
+    ra.gain = s->gain;
+    ra.offset = s->offset;
+    ra.tiles = s->tiles;
+    err = cfx_launch (residual, tiles, dim3 (TX, TY), 0, stream, ra);
     if (err == cudaSuccess)
       err = cfx_launch (sum_parts_int, dim3 (2 * n), dim3 (1024), 0, stream,
-          (const long long *) (s->ipart + (size_t) ISUM_CUT (0) * s->wtiles),
-          s->wtiles, s->isum + ISUM_CUT (0));
+          (const long long *) (s->ipart + (size_t) ISUM_CUT (0) * s->tiles),
+          s->tiles, s->isum + ISUM_CUT (0));
     if (err != cudaSuccess)
       return err;
   }
@@ -1313,8 +1284,8 @@ cfx_temporal_mean (const CfxPlane * cur, int cur_slot, int n_channels,
   }
   ma.noise2 = noise2;
   err = cfx_launch (decide, dim3 (1), dim3 (1), 0, stream,
-      (const long long *) s->isum, (const unsigned *) s->skipped, ma.n_past,
-      ma.n_future, noise2, npix, s->kept);
+      (const long long *) s->isum, ma.n_past, ma.n_future, noise2,
+      (double) luma.width * luma.height, (double) luma.from8, s->kept);
   if (err != cudaSuccess)
     return err;
   err = cfx_launch (luma_mean, dim3 ((luma.width + TX - 1) / TX,

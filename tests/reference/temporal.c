@@ -17,19 +17,11 @@
  *       levels 1, 0: candidates (the vector of the block's parent, doubled;
  *       the parents of its 4-neighbours, doubled; zero), the best refined
  *       by +-1 integer steps while it improves (at most 4 steps).
- *     Cost: SAD over the block of t's samples minus the neighbour's at the
- *     block's position plus the vector (mirrored borders) minus the frames'
- *     brightness offset d (below), plus a bias toward the zero vector of
- *     LAMBDA * (|vx| + |vy|) per pixel of the block, in units of the 3x3
- *     mean (times 9 * 4^level in the sums): a flat or noisy block keeps
- *     vector 0. Ties keep the earlier candidate.
- *     The offset: d = 9 (S_t - S_s) / npix rounded to the nearest integer
- *     (halves away from zero), S the sums of the frames' integer samples,
- *     times 4^level: the difference of the frames' means in the search
- *     image's units. Without it a neighbour of another brightness (a fade)
- *     adds about the same |offset| at every candidate, the costs hardly
- *     depend on the vector, and the vectors go astray (the fade's last
- *     frame, sigma 10, radius 3: 1.7 dB lost to it).
+ *     Cost: SAD over the block, the neighbour's samples at the block's
+ *     position plus the vector (mirrored borders), plus a bias toward the
+ *     zero vector of LAMBDA * (|vx| + |vy|) per pixel of the block, in
+ *     units of the 3x3 mean (times 9 * 4^level in the sums): a flat or
+ *     noisy block keeps vector 0. Ties keep the earlier candidate.
  *     Sub-pixel: at level 0 each axis's offset is refined by the parabola
  *     through the costs at v - 1, v, v + 1 (clamped to +-0.5).
  *  2. The noisy neighbour s is warped to t's grid with each block's vector
@@ -208,19 +200,18 @@ downsample (const IImage * im)
   return d;
 }
 
-/* SAD of block (bx, by) of @cur against @ref displaced by (vx, vy) and
- * raised by @offset (the frames' brightness difference), plus the
- * zero-vector bias; @unit is the level's 9 * 4^level */
+/* SAD of block (bx, by) of @cur against @ref displaced by (vx, vy), plus
+ * the zero-vector bias; @unit is the level's 9 * 4^level */
 static int
 block_cost (const IImage * cur, const IImage * ref, int bx, int by, int vx,
-    int vy, int unit, int offset)
+    int vy, int unit)
 {
   int x, y, n = 0, sad = 0;
 
   for (y = by * BLOCK; y < (by + 1) * BLOCK && y < cur->h; y++)
     for (x = bx * BLOCK; x < (bx + 1) * BLOCK && x < cur->w; x++, n++)
       sad += abs (cur->data[(size_t) y * cur->w + x] -
-          iat (ref, x + vx, y + vy) - offset);
+          iat (ref, x + vx, y + vy));
   return sad + LAMBDA * unit * n * (abs (vx) + abs (vy));
 }
 
@@ -228,7 +219,7 @@ block_cost (const IImage * cur, const IImage * ref, int bx, int by, int vx,
  * search) */
 static Vec *
 match_level (const IImage * cur, const IImage * ref, const Vec * parent,
-    int pbw, int pbh, int unit, int offset, int *out_bw, int *out_bh)
+    int pbw, int pbh, int unit, int *out_bw, int *out_bh)
 {
   int bw = (cur->w + BLOCK - 1) / BLOCK, bh = (cur->h + BLOCK - 1) / BLOCK;
   Vec *v = xcalloc ((size_t) bw * bh, sizeof (Vec));
@@ -237,7 +228,7 @@ match_level (const IImage * cur, const IImage * ref, const Vec * parent,
   for (by = 0; by < bh; by++)
     for (bx = 0; bx < bw; bx++) {
       Vec best = { 0, 0 };
-      int cost = block_cost (cur, ref, bx, by, 0, 0, unit, offset);
+      int cost = block_cost (cur, ref, bx, by, 0, 0, unit);
       int i, step;
 
       if (!parent) {
@@ -245,7 +236,7 @@ match_level (const IImage * cur, const IImage * ref, const Vec * parent,
 
         for (dy = -SEARCH2; dy <= SEARCH2; dy++)
           for (dx = -SEARCH2; dx <= SEARCH2; dx++) {
-            int c = block_cost (cur, ref, bx, by, dx, dy, unit, offset);
+            int c = block_cost (cur, ref, bx, by, dx, dy, unit);
 
             if (c < cost) {
               cost = c;
@@ -261,8 +252,7 @@ match_level (const IImage * cur, const IImage * ref, const Vec * parent,
           int px = CLAMP_TO (bx / 2 + nx[i], 0, pbw - 1);
           int py = CLAMP_TO (by / 2 + ny[i], 0, pbh - 1);
           Vec c = { 2 * parent[py * pbw + px].x, 2 * parent[py * pbw + px].y };
-          int cc = block_cost (cur, ref, bx, by, c.x, c.y, unit,
-              offset);
+          int cc = block_cost (cur, ref, bx, by, c.x, c.y, unit);
 
           if (cc < cost) {
             cost = cc;
@@ -277,7 +267,7 @@ match_level (const IImage * cur, const IImage * ref, const Vec * parent,
 
         for (i = 0; i < 4; i++) {
           int c = block_cost (cur, ref, bx, by, from.x + dx[i],
-              from.y + dy[i], unit, offset);
+              from.y + dy[i], unit);
 
           if (c < cost) {
             cost = c;
@@ -337,11 +327,9 @@ bicubic (const Image * im, float x, float y)
 }
 
 /* Vectors (full-size pixels, sub-pixel) of every 8x8 block of @cur
- * against @ref (level-0 search images; @offset: their brightness offset
- * at level 0); *bw x *bh blocks */
+ * against @ref (level-0 search images); *bw x *bh blocks */
 static float *
-estimate_motion (const IImage * cur, const IImage * ref, int offset,
-    int *bw, int *bh)
+estimate_motion (const IImage * cur, const IImage * ref, int *bw, int *bh)
 {
   IImage pc[LEVELS], pr[LEVELS];
   Vec *v = NULL;
@@ -356,8 +344,8 @@ estimate_motion (const IImage * cur, const IImage * ref, int offset,
   }
   for (l = LEVELS - 1; l >= 0; l--) {
     int nbw, nbh;
-    Vec *nv = match_level (&pc[l], &pr[l], v, pbw, pbh, 9 << (2 * l),
-        offset << (2 * l), &nbw, &nbh);
+    Vec *nv = match_level (&pc[l], &pr[l], v, pbw, pbh, 9 << (2 * l), &nbw,
+        &nbh);
 
     free (v);
     v = nv;
@@ -372,14 +360,14 @@ estimate_motion (const IImage * cur, const IImage * ref, int offset,
   out = xcalloc ((size_t) 2 * pbw * pbh, sizeof (float));
   for (b = 0; b < pbw * pbh; b++) {
     int bx = b % pbw, by = b / pbw;
-    int c0 = block_cost (cur, ref, bx, by, v[b].x, v[b].y, 9, offset);
+    int c0 = block_cost (cur, ref, bx, by, v[b].x, v[b].y, 9);
 
     out[2 * b] = v[b].x + parabola (block_cost (cur, ref, bx, by, v[b].x - 1,
-            v[b].y, 9, offset), c0, block_cost (cur, ref, bx, by,
-            v[b].x + 1, v[b].y, 9, offset));
+            v[b].y, 9), c0, block_cost (cur, ref, bx, by, v[b].x + 1, v[b].y,
+            9));
     out[2 * b + 1] = v[b].y + parabola (block_cost (cur, ref, bx, by, v[b].x,
-            v[b].y - 1, 9, offset), c0, block_cost (cur, ref, bx, by,
-            v[b].x, v[b].y + 1, 9, offset));
+            v[b].y - 1, 9), c0, block_cost (cur, ref, bx, by, v[b].x,
+            v[b].y + 1, 9));
   }
   free (v);
   *bw = pbw;
@@ -402,7 +390,6 @@ image_from_plane (const uint8_t * data, int w, int h)
 typedef struct
 {
   double mean, var;
-  int64_t sum;                  /* of the samples */
 } Stats;
 
 /* of @npix integer samples (the sums are exact in any order) */
@@ -417,21 +404,11 @@ plane_stats (const uint8_t * data, size_t npix)
     sum += data[i];
     sum2 += (int64_t) data[i] * data[i];
   }
-  st.sum = sum;
   st.mean = (double) sum / (double) npix;
   st.var = (double) sum2 / (double) npix - st.mean * st.mean;
   if (st.var < 0.0)
     st.var = 0.0;
   return st;
-}
-
-/* @num / @den (@den > 0) rounded to the nearest integer, halves away
- * from zero */
-static int64_t
-round_div (int64_t num, int64_t den)
-{
-  return num >= 0 ? (2 * num + den) / (2 * den) :
-      -((2 * -num + den) / (2 * den));
 }
 
 /* Gain and offset that give @from the mean and spread of @to */
@@ -469,8 +446,7 @@ add_neighbour (Image * acc, Image * wsum, Image * w2sum, const Image * cur,
     free (search_nb.data);
     return NB_SKIPPED;
   }
-  vec = estimate_motion (search_cur, &search_nb, (int) round_div (9 *
-          (cur_stats->sum - nb_stats.sum), (int64_t) npix), &bw, &bh);
+  vec = estimate_motion (search_cur, &search_nb, &bw, &bh);
   warped = image_new (w, h);
   for (y = 0; y < h; y++)
     for (x = 0; x < w; x++) {
